@@ -1,0 +1,78 @@
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query'
+import { PrimeReactProvider } from 'primereact/api'
+import { ProgressSpinner } from 'primereact/progressspinner'
+import { useEffect, useMemo, useState } from 'react'
+import { RouterProvider } from 'react-router-dom'
+import { createQueryClient } from '../api/query-client'
+import { useManifest } from '../auth/manifest'
+import { recheckSession } from '../auth/session-actions'
+import { getLanguage } from '../i18n/i18n'
+import { startBuildCheck } from './build-check'
+import { createRouter } from './router'
+import { applyBrand } from './theme'
+import { ToastHost } from './ToastHost'
+
+/** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
+const primeValue = {
+  ripple: false,
+  locale: getLanguage(),
+  zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
+  autoZIndex: true,
+}
+
+/** Loads the manifest, applies the brand, then builds the router from the manifest's routes. */
+function ManifestGate() {
+  const { data: manifest, isError, refetch } = useManifest()
+  const client = useQueryClient()
+  const routes = manifest?.routes
+  const router = useMemo(() => (routes ? createRouter(routes) : null), [routes])
+
+  useEffect(() => {
+    if (manifest) applyBrand(manifest.brand)
+  }, [manifest?.brand])
+
+  useEffect(() => {
+    if (!manifest) return
+    return startBuildCheck(manifest.buildId)
+  }, [manifest?.buildId])
+
+  // Spec §4: the session is re-checked when the window becomes visible again.
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void recheckSession(client)
+    }
+    document.addEventListener('visibilitychange', onVisible)
+    return () => document.removeEventListener('visibilitychange', onVisible)
+  }, [client])
+
+  if (isError) {
+    return (
+      <div className="boot-error" role="alert">
+        <p>No se ha podido conectar con el portal.</p>
+        <button type="button" className="p-button" onClick={() => void refetch()}>
+          Reintentar
+        </button>
+      </div>
+    )
+  }
+  if (!router) {
+    return (
+      <div className="boot-loading" role="status" aria-label="Cargando">
+        <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />
+      </div>
+    )
+  }
+  return <RouterProvider router={router} />
+}
+
+export function App() {
+  const [client] = useState(createQueryClient)
+  return (
+    <PrimeReactProvider value={primeValue}>
+      <QueryClientProvider client={client}>
+        <ToastHost />
+        <ManifestGate />
+      </QueryClientProvider>
+    </PrimeReactProvider>
+  )
+}

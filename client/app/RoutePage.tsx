@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query'
+import { ProgressSpinner } from 'primereact/progressspinner'
+import { Navigate, useLocation, useParams } from 'react-router-dom'
+import type { RouteDef } from '../../schemas/manifest'
+import { hasPermission, useLoadedManifest } from '../auth/manifest'
+import { useI18n } from '../i18n/i18n'
+import { ScreenPage } from '../renderer/ScreenPage'
+import { ErrorView, NotFoundPage } from './ErrorPage'
+import { runRouteCheck, UnknownRouteCheckError } from './route-checks'
+
+/**
+ * A protected route: permission first (→ /error?status=401), then the route's named check
+ * (false → 404 page; unknown name → error page), then its screen.
+ */
+export function RoutePage({ route }: { route: RouteDef }) {
+  const manifest = useLoadedManifest()
+  const location = useLocation()
+  const params = useParams()
+  const { t } = useI18n()
+  const allowed = hasPermission(manifest, route.permission)
+  const check = useQuery({
+    queryKey: ['route-check', route.check, location.pathname, location.search],
+    queryFn: () => runRouteCheck(route.check!, { params, search: new URLSearchParams(location.search) }),
+    enabled: allowed && !!route.check,
+    staleTime: 0,
+    gcTime: 0,
+  })
+
+  if (!allowed) {
+    console.warn(`Acceso denegado a ${location.pathname}: falta el permiso ${route.permission}`)
+    return <Navigate to="/error?status=401" replace />
+  }
+  if (route.check) {
+    if (check.isPending) {
+      return (
+        <div className="page-loading" role="status" aria-label={t('app.loading')}>
+          <ProgressSpinner strokeWidth="4" style={{ width: 40, height: 40 }} />
+        </div>
+      )
+    }
+    if (check.isError) {
+      const err = check.error
+      return err instanceof UnknownRouteCheckError ? (
+        <ErrorView status={500} description={t('error.check.unknown', { name: err.message })} />
+      ) : (
+        <ErrorView status={500} description={t('screen.loadError')} />
+      )
+    }
+    if (!check.data) return <NotFoundPage path={location.pathname} />
+  }
+  return <ScreenPage route={route} />
+}

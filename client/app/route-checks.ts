@@ -1,0 +1,38 @@
+import { api, ApiError } from '../api/client'
+
+/** What a route check receives: the path parameters and the query string. */
+export interface CheckInput {
+  params: Record<string, string | undefined>
+  search: URLSearchParams
+}
+
+/** A named route check: true lets the route render, false gives the 404 page. */
+export type RouteCheckFn = (input: CheckInput) => Promise<boolean>
+
+export class UnknownRouteCheckError extends Error {}
+
+/** True when the contract exists and is readable; false on 400/404 (unknown or malformed reference). */
+async function contractExists(code: string | null | undefined): Promise<boolean> {
+  if (!code || !/^[A-Za-z0-9-]{3,40}$/.test(code)) return false
+  try {
+    await api.get('/api/contract/id', { params: { codigo: code } })
+    return true
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 400 || err.status === 404 || err.status === 403)) return false
+    throw err
+  }
+}
+
+/** The checks routes name in the manifest (spec §2). */
+export const ROUTE_CHECKS: Record<string, RouteCheckFn> = {
+  'contract-detail': ({ params }) => contractExists(params.referencia),
+  // Sign-up runs it for `?duplicar=<code>`: without the parameter there is nothing to check.
+  'duplicate-route': async ({ search }) => (search.has('duplicar') ? contractExists(search.get('duplicar')) : true),
+}
+
+/** Runs a named check; an unknown name is an error (spec §8), shown by the error page. */
+export function runRouteCheck(name: string, input: CheckInput): Promise<boolean> {
+  const check = ROUTE_CHECKS[name]
+  if (!check) return Promise.reject(new UnknownRouteCheckError(name))
+  return check(input)
+}

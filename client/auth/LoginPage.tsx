@@ -1,0 +1,85 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { InputText } from 'primereact/inputtext'
+import { Message } from 'primereact/message'
+import { Password } from 'primereact/password'
+import { useRef, useState, type FormEvent } from 'react'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
+import { ApiError } from '../api/client'
+import { errorText } from '../api/errors'
+import { useI18n } from '../i18n/i18n'
+import { useLoadedManifest } from './manifest'
+import { safeRedirect } from './safe-redirect'
+import { signIn } from './session-actions'
+
+export function LoginPage() {
+  const { t } = useI18n()
+  const manifest = useLoadedManifest()
+  const client = useQueryClient()
+  const navigate = useNavigate()
+  const [params] = useSearchParams()
+  const [username, setUsername] = useState('')
+  const [password, setPassword] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const signedInHere = useRef(false)
+
+  // Spec §4: an authenticated user opening the login page goes to the root path.
+  if (manifest.authenticated && !signedInHere.current) return <Navigate to="/" replace />
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!username.trim() || !password) {
+      setError(t('auth.login.required'))
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      signedInHere.current = true
+      await signIn(client, username.trim(), password)
+      navigate(safeRedirect(params.get('redirect')), { replace: true })
+    } catch (err) {
+      signedInHere.current = false
+      setError(err instanceof ApiError && err.status === 0 ? errorText(err) : errorText(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate aria-labelledby="login-title">
+      <h1 id="login-title" className="auth-title">{t('auth.login.title')}</h1>
+      <p className="auth-subtitle">{t('auth.login.subtitle')}</p>
+      {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
+      <div className="field">
+        <label htmlFor="login-username">{t('auth.login.username')}</label>
+        <InputText
+          id="login-username"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          invalid={!!error && !username.trim()}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="login-password">{t('auth.login.password')}</label>
+        <Password
+          inputId="login-password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          feedback={false}
+          toggleMask
+          invalid={!!error && !password}
+          pt={{ showIcon: { 'aria-hidden': true }, hideIcon: { 'aria-hidden': true } }}
+        />
+      </div>
+      <Button type="submit" label={t('auth.login.submit')} icon="pi pi-sign-in" loading={busy} className="auth-submit" />
+      <Link to="/auth/recovery" className="auth-link">
+        {t('auth.login.forgot')}
+      </Link>
+    </form>
+  )
+}

@@ -1,0 +1,52 @@
+import { Button } from 'primereact/button'
+import { InputText } from 'primereact/inputtext'
+import { Message } from 'primereact/message'
+import { useState, type FormEvent } from 'react'
+import { Link } from 'react-router-dom'
+import { api } from '../api/client'
+import { errorText } from '../api/errors'
+import { useI18n } from '../i18n/i18n'
+
+/** Password recovery: asks the upstream to mail a reset link (`api/auth/request-change-password`). */
+export function RecoveryPage() {
+  const { t } = useI18n()
+  const [email, setEmail] = useState('')
+  const [sent, setSent] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
+      setError(t('auth.login.required'))
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      const answer = await api.post<{ message?: string }>('/api/auth/request-change-password', { email: email.trim() })
+      setSent(answer?.message ?? t('auth.recovery.sent'))
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate aria-labelledby="recovery-title">
+      <h1 id="recovery-title" className="auth-title">{t('auth.recovery.title')}</h1>
+      <p className="auth-subtitle">{t('auth.recovery.subtitle')}</p>
+      {sent && <Message severity="success" text={sent} className="auth-message" role="status" />}
+      {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
+      <div className="field">
+        <label htmlFor="recovery-email">{t('auth.recovery.email')}</label>
+        <InputText id="recovery-email" type="email" autoComplete="email" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <Button type="submit" label={t('auth.recovery.submit')} icon="pi pi-envelope" loading={busy} disabled={!!sent} className="auth-submit" />
+      <Link to="/auth/login" className="auth-link">
+        {t('auth.recovery.back')}
+      </Link>
+    </form>
+  )
+}

@@ -1,0 +1,75 @@
+import { Button } from 'primereact/button'
+import { InputText } from 'primereact/inputtext'
+import { Message } from 'primereact/message'
+import { Password } from 'primereact/password'
+import { useState, type FormEvent } from 'react'
+import { Link, useSearchParams } from 'react-router-dom'
+import { api } from '../api/client'
+import { errorText } from '../api/errors'
+import { useI18n } from '../i18n/i18n'
+
+/** Reset: email and token from the mailed link, then a new password (`api/auth/change-password`). */
+export function ResetPasswordPage() {
+  const { t } = useI18n()
+  const [params] = useSearchParams()
+  const [email, setEmail] = useState(params.get('email') ?? '')
+  const [token, setToken] = useState(params.get('token') ?? '')
+  const [password, setPassword] = useState('')
+  const [confirm, setConfirm] = useState('')
+  const [done, setDone] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (password !== confirm) {
+      setError(t('auth.reset.mismatch'))
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      const answer = await api.post<{ message?: string }>('/api/auth/change-password', { email: email.trim(), token: token.trim(), newPassword: password })
+      setDone(answer?.message ?? t('auth.reset.done'))
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate aria-labelledby="reset-title">
+      <h1 id="reset-title" className="auth-title">{t('auth.reset.title')}</h1>
+      <p className="auth-subtitle">{t('auth.reset.subtitle')}</p>
+      {done && <Message severity="success" text={done} className="auth-message" role="status" />}
+      {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
+      <div className="field">
+        <label htmlFor="reset-email">{t('auth.reset.email')}</label>
+        <InputText id="reset-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="reset-token">{t('auth.reset.token')}</label>
+        <InputText id="reset-token" autoComplete="one-time-code" value={token} onChange={(e) => setToken(e.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor="reset-password">{t('auth.reset.password')}</label>
+        <Password inputId="reset-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} toggleMask feedback={false} />
+      </div>
+      <div className="field">
+        <label htmlFor="reset-confirm">{t('auth.reset.confirm')}</label>
+        <Password inputId="reset-confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} toggleMask feedback={false} />
+      </div>
+      {done ? (
+        <Link to="/auth/login" className="p-button auth-submit auth-link-button">
+          {t('error.login')}
+        </Link>
+      ) : (
+        <Button type="submit" label={t('auth.reset.submit')} icon="pi pi-check" loading={busy} className="auth-submit" />
+      )}
+      <Link to="/auth/login" className="auth-link">
+        {t('auth.recovery.back')}
+      </Link>
+    </form>
+  )
+}

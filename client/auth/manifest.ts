@@ -1,0 +1,30 @@
+import { useQuery, type QueryClient } from '@tanstack/react-query'
+import type { Manifest } from '../../schemas/manifest'
+import { api } from '../api/client'
+
+export const MANIFEST_KEY = ['manifest'] as const
+
+export function fetchManifest(): Promise<Manifest> {
+  return api.get<Manifest>('/bff/manifest')
+}
+
+/** The manifest: brand, whether signed in, the user, menu and routes for this host and session. */
+export function useManifest() {
+  return useQuery({ queryKey: MANIFEST_KEY, queryFn: fetchManifest, staleTime: 5_000 })
+}
+
+/** The loaded manifest; only for components rendered below the app's manifest gate. */
+export function useLoadedManifest(): Manifest {
+  const { data } = useManifest()
+  if (!data) throw new Error('Manifest not loaded')
+  return data
+}
+
+export function hasPermission(manifest: Manifest, permission: string | undefined): boolean {
+  return !permission || (manifest.user?.permissions.includes(permission) ?? false)
+}
+
+export async function reloadManifest(client: QueryClient): Promise<Manifest> {
+  await client.invalidateQueries({ queryKey: MANIFEST_KEY })
+  return client.fetchQuery({ queryKey: MANIFEST_KEY, queryFn: fetchManifest })
+}

@@ -1,0 +1,55 @@
+import { Button } from 'primereact/button'
+import { Dialog } from 'primereact/dialog'
+import { InputText } from 'primereact/inputtext'
+import { useState, type FormEvent } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useI18n } from '../i18n/i18n'
+
+/** The dev-only "Contrato" entry: a modal, non-closable dialog asking for a contract code (spec §2). */
+export function ContractCodeDialog({ visible, onDone }: { visible: boolean; onDone: () => void }) {
+  const { t } = useI18n()
+  const navigate = useNavigate()
+  const [code, setCode] = useState('')
+  const [error, setError] = useState(false)
+
+  const go = (e: FormEvent) => {
+    e.preventDefault()
+    const value = code.trim()
+    if (!value) {
+      setError(true)
+      return
+    }
+    setCode('')
+    setError(false)
+    onDone()
+    navigate(`/soluciones/contratos/${encodeURIComponent(value)}`)
+  }
+
+  return (
+    <Dialog
+      header={t('contractDialog.title')}
+      visible={visible}
+      modal
+      closable={false}
+      closeOnEscape={false}
+      draggable={false}
+      style={{ width: '25vw' }}
+      breakpoints={{ '960px': '60vw', '641px': '92vw' }}
+      onHide={onDone}
+    >
+      <form onSubmit={go} className="contract-code-form" noValidate>
+        <label htmlFor="contract-code">{t('contractDialog.label')}</label>
+        <InputText id="contract-code" value={code} autoFocus invalid={error} aria-describedby={error ? 'contract-code-error' : undefined} onChange={(e) => setCode(e.target.value)} />
+        {error && (
+          <small id="contract-code-error" className="p-error">
+            {t('contractDialog.required')}
+          </small>
+        )}
+        <div className="dialog-actions">
+          <Button type="button" label={t('contractDialog.cancel')} text onClick={onDone} />
+          <Button type="submit" label={t('contractDialog.go')} icon="pi pi-arrow-right" iconPos="right" />
+        </div>
+      </form>
+    </Dialog>
+  )
+}

@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'react'
+import { Outlet, useLocation } from 'react-router-dom'
+import { useLoadedManifest } from '../auth/manifest'
+import { useI18n } from '../i18n/i18n'
+import { Breadcrumb } from './Breadcrumb'
+import { ConfigSidebar } from './ConfigSidebar'
+import { ContractCodeDialog } from './ContractCodeDialog'
+import { Footer } from './Footer'
+import { Sidebar } from './Sidebar'
+import { Topbar } from './Topbar'
+
+const NARROW = '(max-width: 991px)'
+
+/** Topbar, side menu, breadcrumb, content, footer, configuration sidebar. */
+export function DefaultLayout() {
+  const manifest = useLoadedManifest()
+  const { t } = useI18n()
+  const location = useLocation()
+  const [narrow, setNarrow] = useState(() => window.matchMedia(NARROW).matches)
+  const [menuOpen, setMenuOpen] = useState(() => !window.matchMedia(NARROW).matches)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const [contractDialog, setContractDialog] = useState(false)
+
+  useEffect(() => {
+    const mq = window.matchMedia(NARROW)
+    const onChange = () => {
+      setNarrow(mq.matches)
+      setMenuOpen(!mq.matches)
+    }
+    mq.addEventListener('change', onChange)
+    return () => mq.removeEventListener('change', onChange)
+  }, [])
+
+  // Focus the page heading area after navigation so keyboard and screen-reader users land on the content.
+  useEffect(() => {
+    document.getElementById('main')?.focus({ preventScroll: true })
+  }, [location.pathname])
+
+  return (
+    <div className={`layout ${menuOpen ? 'layout--menu-open' : 'layout--menu-closed'} ${narrow ? 'layout--narrow' : ''}`}>
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <Topbar manifest={manifest} onToggleMenu={() => setMenuOpen((o) => !o)} onOpenSettings={() => setSettingsOpen(true)} />
+      <Sidebar
+        menu={manifest.menu}
+        onCommand={(command) => command === 'contract-code-dialog' && setContractDialog(true)}
+        onNavigate={() => narrow && setMenuOpen(false)}
+      />
+      {narrow && menuOpen && <div className="layout-mask" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
+      <div className="layout-main">
+        <Breadcrumb manifest={manifest} />
+        <main id="main" className="layout-content" tabIndex={-1}>
+          <Outlet />
+        </main>
+        <Footer manifest={manifest} />
+      </div>
+      <ConfigSidebar visible={settingsOpen} onHide={() => setSettingsOpen(false)} />
+      <ContractCodeDialog visible={contractDialog} onDone={() => setContractDialog(false)} />
+    </div>
+  )
+}

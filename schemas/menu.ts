@@ -1,0 +1,57 @@
+import Type from 'typebox'
+import { LocalizedText } from './i18n'
+
+/** Commands a menu entry can run instead of navigating. */
+export const MenuCommand = Type.Union([Type.Literal('contract-code-dialog')])
+export type MenuCommand = Type.Static<typeof MenuCommand>
+
+/**
+ * One entry of the side menu as stored: a section, a group or a leaf. The rules that decide
+ * who sees it (permission, brands, dev-only, hidden) live here as data, never as code branches.
+ */
+export const MenuEntry = Type.Cyclic(
+  {
+    MenuEntry: Type.Object(
+      {
+        key: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,59}$' }),
+        label: LocalizedText,
+        icon: Type.Optional(Type.String({ pattern: '^pi pi-[a-z0-9-]+$' })),
+        /** A route path of the manifest. */
+        to: Type.Optional(Type.String({ pattern: '^/[^\\s]*$', maxLength: 200 })),
+        /** An external https address. */
+        href: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 500 })),
+        /** Replaces `to` in production; `{COMPARADOR_URL}` is filled from the configuration. */
+        productionHref: Type.Optional(Type.String({ pattern: '^(https://|\\{COMPARADOR_URL\\})[^\\s]*$', maxLength: 500 })),
+        command: Type.Optional(MenuCommand),
+        permission: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]+$' })),
+        devOnly: Type.Optional(Type.Boolean()),
+        hidden: Type.Optional(Type.Boolean()),
+        /** Brand keys that show the entry; absent means every brand. */
+        brands: Type.Optional(Type.Array(Type.String({ pattern: '^[a-z0-9-]+$' }))),
+        badge: Type.Optional(Type.String({ maxLength: 12 })),
+        items: Type.Optional(Type.Array(Type.Ref('MenuEntry'))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  'MenuEntry',
+)
+export type MenuEntry = Type.Static<typeof MenuEntry>
+
+export const MenuDefinition = Type.Object(
+  { sections: Type.Array(MenuEntry) },
+  { additionalProperties: false },
+)
+export type MenuDefinition = Type.Static<typeof MenuDefinition>
+
+/** An entry as a signed-in user receives it: already filtered, with where it leads. */
+export interface ResolvedMenuEntry {
+  key: string
+  label: LocalizedText
+  icon?: string
+  to?: string
+  href?: string
+  command?: MenuCommand
+  badge?: string
+  items?: ResolvedMenuEntry[]
+}

@@ -1,0 +1,132 @@
+import fastifyCookie from '@fastify/cookie'
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import type { DestinationStream } from 'pino'
+import './lib/fastify-types'
+import { brandRoutes } from './brand/brand-routes'
+import { loadBrands } from './brand/brand-registry'
+import type { Config } from './config'
+import { csrfRejection } from './lib/csrf'
+import { HttpError, MESSAGES, sendError } from './lib/errors'
+import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
+import { typeboxValidatorCompiler } from './lib/typebox-validator'
+import { loadDefaultMenu, loadRoutes } from './manifest/manifest-data'
+import { manifestRoutes, type MenuSource } from './manifest/manifest-routes'
+import { healthRoutes } from './ops/health-routes'
+import { apiProxy } from './proxy/api-proxy'
+import { UpstreamClient, UpstreamError } from './proxy/upstream-client'
+import { AuthService } from './session/auth-service'
+import { authRoutes } from './session/auth-routes'
+import { SessionGate } from './session/session-gate'
+import type { SessionStore } from './session/session-store'
+import { SqliteSessionStore } from './session/sqlite-session-store'
+import { clientAssets, readBuildId } from './web/client-assets'
+
+export interface AppDeps {
+  /** Replaces the embedded SQLite session store (tests, Redis). */
+  sessionStore?: SessionStore
+  /** Where log lines go (tests capture them); stdout by default. */
+  logStream?: DestinationStream
+  /** The clock used for token expiry decisions. */
+  now?: () => number
+}
+
+const BODY_LIMIT = 1024 * 1024
+
+/** Builds the BFF: everything but listening. Tests build it in-process with supertest. */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  if (!config.upstreamUrl) throw new Error('buildApp necesita UPSTREAM_URL (main.ts arranca la API de referencia si falta).')
+
+  const brands = loadBrands(config.brandsDir)
+  const routes = loadRoutes()
+  const defaultMenu = loadDefaultMenu()
+  const buildId = config.buildId ?? readBuildId(config.clientDist)
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACT_PATHS, censor: '[oculto]' },
+      serializers: {
+        req: (req) => ({ method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    // A client-sent id is not trusted: every request gets one of ours.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    // One log line per request, written on response (see the onResponse hook below).
+    logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  app.setValidatorCompiler(typeboxValidatorCompiler)
+
+  const sessions =
+    deps.sessionStore ??
+    new SqliteSessionStore(path.join(config.dataDir, 'bff-sessions.db'), {
+      idleMs: config.sessionIdleTimeoutMs,
+      absoluteMs: config.sessionAbsoluteTimeoutMs,
+    })
+  const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs)
+  const auth = new AuthService(upstream, sessions, deps.now)
+  const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
+  const menus: MenuSource = { menuFor: async () => defaultMenu }
+
+  app.decorateRequest('brand', null as never)
+  app.decorateRequest('sessionMemo', undefined)
+
+  app.addHook('onRequest', async (request, reply) => {
+    request.brand = brands.resolve(request.host)
+    reply.header('x-request-id', request.id)
+    if (csrfRejection(request)) {
+      request.log.warn({ event: 'csrf_rejected', method: request.method }, 'state-changing request without CSRF header or with a foreign origin')
+      return sendError(reply, 403, MESSAGES.csrf)
+    }
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 },
+      'request completed',
+    )
+  })
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err.validation) return sendError(reply, 400, `${MESSAGES.invalidBody} ${err.message}`)
+    if (err instanceof UpstreamError) {
+      request.log.warn({ event: 'upstream_error', status: err.statusCode }, err.message)
+      return sendError(reply, err.statusCode, err.message)
+    }
+    if (err instanceof HttpError) return sendError(reply, err.statusCode, err.message)
+    const status = err.statusCode ?? 500
+    if (status === 413) return sendError(reply, 413, 'La petición es demasiado grande.')
+    if (status === 415) return sendError(reply, 415, 'Tipo de contenido no admitido.')
+    if (status >= 400 && status < 500) return sendError(reply, status, 'Petición no válida.')
+    request.log.error({ err }, 'unhandled error')
+    return sendError(reply, 500, MESSAGES.internal)
+  })
+
+  await app.register(fastifyCookie)
+  await app.register(healthRoutes, { upstream, sessions })
+  await app.register(brandRoutes, { brands })
+  await app.register(authRoutes, { gate, auth, store: sessions })
+  await app.register(manifestRoutes, {
+    gate,
+    menus,
+    routes,
+    production: config.production,
+    comparadorUrl: config.comparadorUrl,
+    buildId: () => buildId,
+  })
+  await app.register(apiProxy, { upstream, gate })
+  await app.register(clientAssets, { clientDist: config.clientDist })
+
+  app.addHook('onClose', async () => {
+    await sessions.close()
+    await upstream.close().catch(() => undefined)
+  })
+  return app
+}

@@ -1,0 +1,115 @@
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import path from 'node:path'
+
+/**
+ * Every environment variable the BFF reads, with its default. The README's table is written
+ * from this list; keep them together.
+ */
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], { default: 'development' }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  /** Base URL of the business API; unset means the embedded reference API. */
+  UPSTREAM_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
+  /** Port of the embedded reference API when UPSTREAM_URL is unset (0 = any free port). */
+  REFERENCE_API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  COMPARADOR_URL: Type.String({ pattern: '^https://[^\\s]+$', default: 'https://comparador.energiaverde.es' }),
+  SESSION_IDLE_TIMEOUT_S: Type.Integer({ minimum: 60, default: 1800 }),
+  SESSION_ABSOLUTE_TIMEOUT_S: Type.Integer({ minimum: 300, default: 43200 }),
+  /** Honour X-Forwarded-Host/-Proto from a TLS-terminating proxy. */
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Extra host names served in production besides portal.<Domain> of each brand (comma separated). */
+  ALLOWED_HOSTS: Type.String({ default: '' }),
+  BUILD_ID: Type.Optional(Type.String({ minLength: 1 })),
+  /** Where the built client lives. */
+  CLIENT_DIST: Type.String({ default: './dist/client' }),
+  /** Where the brand folders live. */
+  BRANDS_DIR: Type.String({ default: './brands' }),
+})
+
+export type Env = Type.Static<typeof EnvSchema>
+
+export interface Config {
+  env: 'development' | 'production' | 'test'
+  production: boolean
+  host: string
+  port: number
+  dataDir: string
+  logLevel: string
+  upstreamUrl: string | undefined
+  upstreamTimeoutMs: number
+  referenceApiPort: number
+  comparadorUrl: string
+  sessionIdleTimeoutMs: number
+  sessionAbsoluteTimeoutMs: number
+  trustProxy: boolean
+  allowedHosts: string[]
+  buildId: string | undefined
+  clientDist: string
+  brandsDir: string
+}
+
+const validator = Compile(EnvSchema)
+const numeric = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'REFERENCE_API_PORT', 'SESSION_IDLE_TIMEOUT_S', 'SESSION_ABSOLUTE_TIMEOUT_S'])
+const booleans = new Set(['TRUST_PROXY'])
+
+export class ConfigError extends Error {}
+
+/** Reads the environment into a typed config; a wrong value throws naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key]
+    if (value === undefined || value === '') continue
+    if (numeric.has(key)) raw[key] = /^-?\d+$/.test(value.trim()) ? Number(value) : value
+    else if (booleans.has(key)) raw[key] = value === 'true' ? true : value === 'false' ? false : value
+    else raw[key] = value
+  }
+  const withDefaults = validator.Default(raw) as Record<string, unknown>
+  const errors = validator.Errors(withDefaults)
+  if (errors.length > 0) {
+    const names = [...new Set(errors.map((e) => e.instancePath.replace(/^\//, '').split('/')[0]).filter(Boolean))] as string[]
+    const messages = names.map((name) => `${name}=${JSON.stringify(env[name] ?? '')}: ${expectation(name)}`)
+    throw new ConfigError(`Configuración no válida: ${messages.join('; ')}`)
+  }
+  const e = withDefaults as Env
+  return {
+    env: e.NODE_ENV,
+    production: e.NODE_ENV === 'production',
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    upstreamUrl: e.UPSTREAM_URL?.replace(/\/+$/, ''),
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    referenceApiPort: e.REFERENCE_API_PORT,
+    comparadorUrl: e.COMPARADOR_URL.replace(/\/+$/, ''),
+    sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_S * 1000,
+    sessionAbsoluteTimeoutMs: e.SESSION_ABSOLUTE_TIMEOUT_S * 1000,
+    trustProxy: e.TRUST_PROXY,
+    allowedHosts: e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    buildId: e.BUILD_ID,
+    clientDist: path.resolve(e.CLIENT_DIST),
+    brandsDir: path.resolve(e.BRANDS_DIR),
+  }
+}
+
+/** A Spanish sentence saying what a variable must hold. */
+function expectation(name: string): string {
+  const schema = (EnvSchema.properties as unknown as Record<string, Record<string, unknown>>)[name] ?? {}
+  if (Array.isArray(schema.anyOf)) return `debe ser uno de: ${(schema.anyOf as { const: string }[]).map((s) => s.const).join(', ')}`
+  if (schema.type === 'integer') return `debe ser un número entero entre ${schema.minimum ?? '-∞'} y ${schema.maximum ?? '∞'}`
+  if (schema.type === 'boolean') return 'debe ser true o false'
+  if (schema.pattern) return `formato no válido (se espera ${schema.pattern})`
+  return 'valor no válido'
+}
+
+/** The variables, their defaults and meaning, for the README and `--help`. */
+export const configVariables = EnvSchema.properties

@@ -1,0 +1,31 @@
+import type { FastifyReply } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+
+/** An error the BFF answers with its own status and Spanish message. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Sends the BFF's one error shape: `{ statusCode, error, message }`. */
+export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send({
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message,
+  })
+}
+
+export const MESSAGES = {
+  unauthenticated: 'Tu sesión ha caducado o no has iniciado sesión.',
+  forbidden: 'No tienes permiso para acceder a este recurso.',
+  csrf: 'Petición rechazada: falta la cabecera de protección CSRF o el origen no es válido.',
+  notFound: 'Recurso no encontrado.',
+  badCredentials: 'Usuario o contraseña incorrectos.',
+  invalidBody: 'Los datos enviados no son válidos.',
+  internal: 'Ha ocurrido un error interno. Inténtalo de nuevo más tarde.',
+} as const

@@ -1,0 +1,54 @@
+import { buildApp } from './app'
+import { ConfigError, loadConfig, type Config } from './config'
+import { buildReferenceApi } from './reference-api/app'
+import { loadReferenceApiConfig } from './reference-api/config'
+
+/** Reads config, starts the embedded reference API when no upstream is set, builds the BFF, listens, shuts down gracefully. */
+async function main() {
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message)
+      process.exit(1)
+    }
+    throw err
+  }
+
+  let embedded: Awaited<ReturnType<typeof buildReferenceApi>> | undefined
+  if (!config.upstreamUrl) {
+    embedded = await buildReferenceApi(loadReferenceApiConfig({ ...process.env, DATA_DIR: config.dataDir }))
+    config = { ...config, upstreamUrl: await embedded.app.listen({ host: '127.0.0.1', port: config.referenceApiPort }) }
+  }
+
+  const app = await buildApp(config)
+  await app.listen({ host: config.host, port: config.port })
+  app.log.info({ event: 'started', upstream: embedded ? 'embedded reference API' : config.upstreamUrl }, `Portal listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`)
+
+  let closing = false
+  const shutdown = (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ event: 'shutdown', signal }, 'closing: finishing in-flight requests')
+    const force = setTimeout(() => {
+      app.log.error({ event: 'shutdown_timeout' }, 'in-flight requests did not finish in 10 s')
+      process.exit(1)
+    }, 10_000)
+    force.unref()
+    app
+      .close()
+      .then(() => embedded?.app.close())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          app.log.error({ err }, 'error while closing')
+          process.exit(1)
+        },
+      )
+  }
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
+}
+
+await main()

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify'
+import type { Manifest, ManifestUser, RouteDef } from '../../schemas/manifest'
+import type { MenuDefinition } from '../../schemas/menu'
+import type { SessionUser } from '../../schemas/session-user'
+import { publicBrand } from '../brand/brand-registry'
+import type { SessionGate } from '../session/session-gate'
+import { resolveMenu } from './menu-filter'
+
+/** Where the menu for a brand comes from (the shipped default, or the menu manager's versions). */
+export interface MenuSource {
+  menuFor(brandKey: string): Promise<MenuDefinition>
+}
+
+export interface ManifestOptions {
+  gate: SessionGate
+  menus: MenuSource
+  routes: RouteDef[]
+  production: boolean
+  comparadorUrl: string
+  buildId: () => string
+}
+
+export function manifestUser(user: SessionUser): ManifestUser {
+  return {
+    id: user.Id,
+    name: [user.Nombre, user.Apellidos].filter(Boolean).join(' '),
+    email: user.Email,
+    permissions: user.Permisos.map((p) => p.NombreNormalizado),
+    agent: user.Agente ? { id: user.Agente.Id, name: user.Agente.Nombre } : null,
+  }
+}
+
+/** `GET /bff/manifest`: what this host and session may see. `GET /bff/build`: the build id alone. */
+export async function manifestRoutes(app: FastifyInstance, opts: ManifestOptions) {
+  const routes = opts.routes.filter((r) => !(opts.production && r.devOnly))
+
+  app.get('/bff/manifest', async (request, reply): Promise<Manifest> => {
+    reply.header('cache-control', 'no-store')
+    const session = await opts.gate.current(request, reply)
+    const brand = request.brand
+    const manifest: Manifest = {
+      brand: publicBrand(brand),
+      authenticated: session !== null,
+      menu: [],
+      routes,
+      buildId: opts.buildId(),
+      environment: opts.production ? 'production' : 'development',
+    }
+    if (session) {
+      const user = manifestUser(session.user)
+      manifest.user = user
+      manifest.menu = resolveMenu(await opts.menus.menuFor(brand.key), {
+        brand: brand.key,
+        permissions: new Set(user.permissions),
+        production: opts.production,
+        comparadorUrl: opts.comparadorUrl,
+      })
+    }
+    return manifest
+  })
+
+  app.get('/bff/build', async (_request, reply) => {
+    reply.header('cache-control', 'no-store')
+    return { buildId: opts.buildId() }
+  })
+}

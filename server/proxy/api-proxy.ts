@@ -1,0 +1,85 @@
+import httpProxy from '@fastify/http-proxy'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { IncomingHttpHeaders } from 'node:http'
+import { MESSAGES, sendError } from '../lib/errors'
+import { UPSTREAM_AUTH_PATHS } from '../session/auth-service'
+import type { SessionGate } from '../session/session-gate'
+import { toUpstreamError, type UpstreamClient } from './upstream-client'
+
+/** Upstream calls a signed-out browser may make: the password recovery flow. */
+export const PUBLIC_API_PATHS = new Set(['/api/auth/request-change-password', '/api/auth/change-password'])
+
+/** The upstream's own sign-in/out/session/refresh: only the BFF calls them, never a browser. */
+const BLOCKED_API_PATHS = new Set<string>(Object.values(UPSTREAM_AUTH_PATHS))
+
+/** Headers a browser may not choose: the BFF sets its own. */
+const STRIPPED = /^(cookie|authorization|x-brand-domain|x-request-id|x-csrf|x-forwarded-.*|forwarded|x-real-ip)$/i
+
+/** The path as the upstream will understand it: decoded, dot segments resolved, single slashes, no trailing slash, lower case. */
+export function canonicalApiPath(url: string): string {
+  const raw = url.split('?', 1)[0] ?? ''
+  let decoded = raw
+  try {
+    decoded = decodeURIComponent(raw)
+  } catch {
+    // keep the raw path; the upstream will refuse it
+  }
+  const resolved = new URL(decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/'), 'http://x').pathname
+  return resolved.replace(/\/+$/, '').toLowerCase()
+}
+
+/**
+ * `/api/*` forwarded to the upstream with the session's bearer token and the brand-domain
+ * header. The browser's cookie and any identity headers it sent are dropped first.
+ */
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate }) {
+  const { upstream, gate } = opts
+
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = canonicalApiPath(request.url)
+    if (BLOCKED_API_PATHS.has(path)) return sendError(reply, 404, MESSAGES.notFound)
+    if (PUBLIC_API_PATHS.has(path)) {
+      request.sessionMemo = null
+      return
+    }
+    const session = await gate.current(request, reply)
+    if (!session) return sendError(reply, 401, MESSAGES.unauthenticated)
+  }
+
+  await app.register(httpProxy, {
+    upstream: upstream.baseUrl,
+    prefix: '/api',
+    rewritePrefix: '/api',
+    undici: upstream.pool,
+    disableRequestLogging: true,
+    preHandler,
+    replyOptions: {
+      timeout: upstream.timeoutMs,
+      // The client retries GETs once (spec §9); the BFF must not multiply that.
+      retryDelay: () => null,
+      rewriteRequestHeaders: (req, headers) => {
+        const request = req as FastifyRequest
+        const out: IncomingHttpHeaders = {}
+        for (const [name, value] of Object.entries(headers)) if (!STRIPPED.test(name)) out[name] = value
+        const session = request.sessionMemo
+        if (session) out.authorization = `Bearer ${session.token}`
+        out['x-brand-domain'] = request.brand.Domain
+        out['x-request-id'] = String(request.id)
+        out['x-forwarded-host'] = request.host
+        out['x-forwarded-proto'] = request.protocol
+        return out
+      },
+      onError: (rep, { error }) => {
+        const reply = rep as FastifyReply
+        const mapped = toUpstreamError(isTimeout(error) ? Object.assign(new Error(error.message), { name: 'TimeoutError' }) : error)
+        reply.request.log.warn({ err: { code: (error as { code?: string }).code, message: error.message }, event: 'upstream_error' }, 'upstream call failed')
+        sendError(reply, mapped.statusCode, mapped.message)
+      },
+    },
+  })
+}
+
+function isTimeout(error: Error): boolean {
+  const code = (error as { code?: string }).code ?? ''
+  return code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || /Timeout/i.test(code) || /timeout/i.test(error.name)
+}

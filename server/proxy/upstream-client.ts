@@ -1,0 +1,106 @@
+import { Pool, errors as undiciErrors } from 'undici'
+
+/** A failure to reach the upstream or a malformed answer from it, with the status the BFF answers. */
+export class UpstreamError extends Error {
+  constructor(
+    readonly statusCode: 502 | 504,
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  token?: string
+  brandDomain: string
+  requestId: string
+  body?: unknown
+  /** Host the browser used, so the upstream can build links back to this portal. */
+  forwardedHost?: string
+  forwardedProto?: string
+}
+
+export interface UpstreamAnswer<T = unknown> {
+  status: number
+  body: T
+}
+
+/**
+ * The one connection pool to the upstream API. The proxy and the BFF's own calls (sign-in,
+ * session, refresh) share it, so keep-alive connections are reused by both.
+ */
+export class UpstreamClient {
+  readonly pool: Pool
+
+  constructor(
+    readonly baseUrl: string,
+    readonly timeoutMs: number,
+  ) {
+    this.pool = new Pool(baseUrl, {
+      connections: 256,
+      pipelining: 1,
+      keepAliveTimeout: 60_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    })
+  }
+
+  async call<T = unknown>(call: UpstreamCall): Promise<UpstreamAnswer<T>> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'x-brand-domain': call.brandDomain,
+      'x-request-id': call.requestId,
+    }
+    if (call.token) headers.authorization = `Bearer ${call.token}`
+    if (call.forwardedHost) headers['x-forwarded-host'] = call.forwardedHost
+    if (call.forwardedProto) headers['x-forwarded-proto'] = call.forwardedProto
+    let payload: string | undefined
+    if (call.body !== undefined) {
+      payload = JSON.stringify(call.body)
+      headers['content-type'] = 'application/json'
+    }
+    try {
+      const res = await this.pool.request({
+        method: call.method,
+        path: call.path,
+        headers,
+        body: payload,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      })
+      const text = await res.body.text()
+      let body: unknown = text
+      if (text && String(res.headers['content-type'] ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          throw new UpstreamError(502, 'El servicio ha devuelto una respuesta no válida.')
+        }
+      }
+      return { status: res.statusCode, body: body as T }
+    } catch (err) {
+      throw toUpstreamError(err)
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close()
+  }
+}
+
+/** Maps network and timeout failures to the BFF's Spanish 502/504 answers. */
+export function toUpstreamError(err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err
+  const name = (err as { name?: string })?.name
+  if (
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    name === 'TimeoutError' ||
+    name === 'AbortError'
+  ) {
+    return new UpstreamError(504, 'El servicio no ha respondido a tiempo. Inténtalo de nuevo.', err)
+  }
+  return new UpstreamError(502, 'No se ha podido conectar con el servicio. Inténtalo de nuevo.', err)
+}

@@ -1,0 +1,93 @@
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
+import type Database from 'better-sqlite3'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import type { DestinationStream } from 'pino'
+import { typeboxValidatorCompiler } from '../lib/typebox-validator'
+import { installAccessHooks } from './auth/access-hooks'
+import { authRoutes } from './auth/auth-routes'
+import { TokenService } from './auth/tokens'
+import { UsersRepo } from './auth/users-repo'
+import type { ReferenceApiConfig } from './config'
+import { openReferenceDb } from './db/database'
+import { seedIfEmpty } from './db/seed/seed'
+import type { ApiContext } from './lib/context'
+import { ApiFailure, sendText } from './lib/http'
+import { OutboxMailer, type Mailer } from './mail/mailer'
+import { utilityRoutes } from './routes/utility-routes'
+
+export interface ReferenceApiDeps {
+  now?: () => number
+  mailer?: Mailer
+  logStream?: DestinationStream
+  /** Date the demo data is seeded around (tests pin it). */
+  seedDate?: Date
+}
+
+export interface ReferenceApi {
+  app: FastifyInstance
+  db: Database.Database
+}
+
+/** The secret signing the API's JWTs: from the environment, else generated once and kept in DATA_DIR. */
+function jwtSecret(config: ReferenceApiConfig): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret)
+  const file = path.join(config.dataDir, 'reference-api.secret')
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(config.dataDir, { recursive: true })
+    fs.writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 })
+  }
+  return new TextEncoder().encode(fs.readFileSync(file, 'utf8').trim())
+}
+
+/**
+ * The embedded reference API: a separate Fastify app over its own SQLite file implementing
+ * the spec's call contract. It knows nothing of the BFF; the BFF reaches it only over HTTP.
+ */
+export async function buildReferenceApi(config: ReferenceApiConfig, deps: ReferenceApiDeps = {}): Promise<ReferenceApi> {
+  const now = deps.now ?? Date.now
+  const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
+  await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate })
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      base: { svc: 'reference-api' },
+      redact: { paths: ['req.headers.authorization', '*.password', '*.token', '*.refreshToken', '*.newPassword'], censor: '[oculto]' },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    },
+    requestIdHeader: 'x-request-id',
+    logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
+    bodyLimit: 25 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  app.setValidatorCompiler(typeboxValidatorCompiler)
+
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof ApiFailure) return sendText(reply, err.statusCode, err.message)
+    if (err.validation) return sendText(reply, 400, `Datos no válidos: ${err.message}`)
+    if (err.statusCode && err.statusCode < 500) return sendText(reply, err.statusCode, err.message)
+    request.log.error({ err }, 'unhandled error')
+    return sendText(reply, 500, 'Error interno del servicio.')
+  })
+  app.setNotFoundHandler((_request, reply) => sendText(reply, 404, 'Recurso no encontrado.'))
+
+  const tokens = new TokenService({ secret: jwtSecret(config), accessTtlS: config.accessTokenTtlS, refreshTtlS: config.refreshTokenTtlS, now })
+  const users = new UsersRepo(db)
+  const mailer = deps.mailer ?? new OutboxMailer(path.join(config.dataDir, 'outbox'), app.log)
+  const ctx: ApiContext = { db, now }
+
+  app.get('/healthz', async () => {
+    db.prepare('SELECT 1').get()
+    return { status: 'ok' }
+  })
+  installAccessHooks(app, { db, tokens, users })
+  await app.register(authRoutes, { ...ctx, tokens, users, mailer })
+  await app.register(utilityRoutes, ctx)
+
+  app.addHook('onClose', async () => {
+    db.close()
+  })
+  return { app, db }
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type Database from 'better-sqlite3'
+import { fail } from '../lib/http'
+import type { Marca } from '../lib/context'
+import type { TokenService } from './tokens'
+import type { UsersRepo } from './users-repo'
+
+/** Calls anyone may make: sign-in, refresh and the password recovery flow. */
+export const PUBLIC_PATHS = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/request-change-password', '/api/auth/change-password'])
+
+/**
+ * Every /api request names its brand (X-Brand-Domain) and, unless public, carries a valid
+ * bearer token of an active user. Brand-owned data is then scoped by `request.marca`.
+ */
+export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Database; tokens: TokenService; users: UsersRepo }) {
+  const marcaByDomain = deps.db.prepare<[string], Marca>('SELECT id, dominio, nombre FROM marcas WHERE dominio = ?')
+  app.decorateRequest('marca', null as never)
+  app.decorateRequest('caller', null)
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return
+    const domain = String(request.headers['x-brand-domain'] ?? '').trim().toLowerCase()
+    if (!domain) fail(400, 'Falta la cabecera X-Brand-Domain.')
+    const marca = marcaByDomain.get(domain)
+    if (!marca) fail(400, `Marca desconocida: ${domain}.`)
+    request.marca = marca
+
+    const path = request.url.split('?', 1)[0]!.replace(/\/+$/, '')
+    if (PUBLIC_PATHS.has(path)) return
+    request.caller = await authenticate(request, deps)
+  })
+}
+
+async function authenticate(request: FastifyRequest, deps: { tokens: TokenService; users: UsersRepo }) {
+  const header = request.headers.authorization ?? ''
+  const match = /^Bearer\s+(\S+)$/i.exec(header)
+  if (!match) fail(401, 'Falta el token de acceso.')
+  const claims = await deps.tokens.verify(match[1]!, 'access')
+  if (!claims) fail(401, 'Token no válido o caducado.')
+  const user = deps.users.find(claims.userId)
+  if (!user || !user.activo) fail(401, 'El usuario no existe o está desactivado.')
+  return { userId: user.id, permissions: new Set(deps.users.permissions(user.id).map((p) => p.NombreNormalizado)) }
+}
+
+/** Route guard: the caller must hold the permission (403 otherwise). */
+export function requirePermission(permission: string) {
+  return async (request: FastifyRequest) => {
+    if (!request.caller?.permissions.has(permission)) fail(403, `No tienes permiso para esta operación (requiere ${permission}).`)
+  }
+}

@@ -1,0 +1,72 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose'
+import { randomUUID } from 'node:crypto'
+
+export interface TokenSettings {
+  secret: Uint8Array
+  accessTtlS: number
+  refreshTtlS: number
+  now: () => number
+}
+
+export interface IssuedRefresh {
+  token: string
+  jti: string
+  iat: number
+  exp: number
+}
+
+const ISSUER = 'portal-reference-api'
+
+/** Access and refresh tokens: HS256 JWTs with `exp` in seconds. */
+export class TokenService {
+  constructor(private readonly settings: TokenSettings) {}
+
+  private nowS(): number {
+    return Math.floor(this.settings.now() / 1000)
+  }
+
+  async access(userId: number): Promise<string> {
+    const iat = this.nowS()
+    return new SignJWT({ typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.settings.accessTtlS)
+      .sign(this.settings.secret)
+  }
+
+  /** A refresh token; `reissue` re-signs an existing one (same claims give the same token). */
+  async refresh(userId: number, reissue?: { jti: string; iat: number; exp: number }): Promise<IssuedRefresh> {
+    const iat = reissue?.iat ?? this.nowS()
+    const exp = reissue?.exp ?? iat + this.settings.refreshTtlS
+    const jti = reissue?.jti ?? randomUUID()
+    const token = await new SignJWT({ typ: 'refresh' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setJti(jti)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.settings.secret)
+    return { token, jti, iat, exp }
+  }
+
+  /** The claims of a valid token of the given type, or null (bad signature, expired, wrong type). */
+  async verify(token: string, typ: 'access' | 'refresh'): Promise<{ userId: number; jti: string; exp: number } | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.settings.secret, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: new Date(this.settings.now()),
+      })
+      if (payload.typ !== typ || !payload.sub || !payload.jti || typeof payload.exp !== 'number') return null
+      const userId = Number(payload.sub)
+      return Number.isInteger(userId) ? { userId, jti: payload.jti, exp: payload.exp } : null
+    } catch (err) {
+      if (err instanceof joseErrors.JOSEError) return null
+      throw err
+    }
+  }
+}

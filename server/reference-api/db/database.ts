@@ -1,0 +1,36 @@
+import type Database from 'better-sqlite3'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { openDatabase } from '../../lib/sqlite'
+
+const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
+
+/** Opens the reference API's database and applies pending migrations (`db/migrations/NNN-*.sql`, in order). */
+export function openReferenceDb(file: string): Database.Database {
+  const db = openDatabase(file)
+  db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
+  const current = Number((db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value?: string } | undefined)?.value ?? 0)
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{3}-.+\.sql$/.test(f))
+    .sort()
+  for (const file of files) {
+    const version = Number(file.slice(0, 3))
+    if (version <= current) continue
+    const sql = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8')
+    db.transaction(() => {
+      db.exec(sql)
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(version))
+    })()
+  }
+  return db
+}
+
+export function metaValue(db: Database.Database, key: string): string | undefined {
+  return (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value?: string } | undefined)?.value
+}
+
+export function setMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value)
+}

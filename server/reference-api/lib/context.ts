@@ -1,0 +1,27 @@
+import type Database from 'better-sqlite3'
+
+export interface Marca {
+  id: number
+  dominio: string
+  nombre: string
+}
+
+export interface Caller {
+  userId: number
+  permissions: Set<string>
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The brand named by X-Brand-Domain. */
+    marca: Marca
+    /** The signed-in caller (absent on public auth calls). */
+    caller: Caller | null
+  }
+}
+
+/** What every route module of the reference API receives. */
+export interface ApiContext {
+  db: Database.Database
+  now: () => number
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import cnaes from '../data/cnaes.json' with { type: 'json' }
+import estados from '../data/estados-contrato.json' with { type: 'json' }
+import provincias from '../data/provincias.json' with { type: 'json' }
+import tarifas from '../data/tarifas.json' with { type: 'json' }
+import tipos from '../data/tipos.json' with { type: 'json' }
+import type { ApiContext } from '../lib/context'
+
+/** The utility lists of spec §7: reference data the forms pick from. */
+export async function utilityRoutes(app: FastifyInstance, opts: ApiContext) {
+  const { db } = opts
+  app.get('/api/utility/cnaes', async () => cnaes.map((c, i) => ({ Id: i + 1, ...c })))
+  app.get('/api/utility/tarifas', async () => tarifas)
+  app.get('/api/utility/tipoaltasolicitud', async () => tipos.tipoaltasolicitud)
+  app.get('/api/utility/tipoimpresionfacturas', async () => tipos.tipoimpresionfacturas)
+  app.get('/api/utility/tipocomision', async () => tipos.tipocomision)
+  app.get('/api/utility/colectivos', async () => tipos.colectivos)
+  app.get('/api/utility/provincias', async () => provincias)
+  app.get('/api/utility/contrato/estados', async () => estados)
+  app.get('/api/utility/usergroups-options', async () =>
+    db.prepare('SELECT id AS Id, nombre AS Nombre, descripcion AS Descripcion FROM grupos ORDER BY nombre').all(),
+  )
+}

@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify'
+import { LoginBody } from '../../schemas/auth'
+import { MESSAGES, sendError } from '../lib/errors'
+import { BadCredentialsError, type AuthService } from './auth-service'
+import type { SessionGate } from './session-gate'
+import type { SessionStore } from './session-store'
+
+/** Sign-in, sign-out, session and refresh, as the BFF offers them to the browser. */
+export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate; auth: AuthService; store: SessionStore }) {
+  const { gate, auth, store } = opts
+
+  app.post<{ Body: LoginBody }>('/bff/auth/login', { schema: { body: LoginBody } }, async (request, reply) => {
+    const previous = request.cookies[gate.cookieName]
+    let session
+    try {
+      session = await auth.login(request.body.username.trim(), request.body.password, gate.context(request))
+    } catch (err) {
+      if (err instanceof BadCredentialsError) {
+        request.log.info({ event: 'login_failed' }, 'sign-in refused')
+        return sendError(reply, 401, MESSAGES.badCredentials)
+      }
+      throw err
+    }
+    // A new id on every sign-in; the browser's old session, if any, ends here.
+    if (previous) await store.delete(previous)
+    gate.setCookie(reply, request, session.id)
+    request.log.info({ event: 'login', userId: session.userId }, 'signed in')
+    return { user: session.user }
+  })
+
+  app.post('/bff/auth/logout', async (request, reply) => {
+    const session = await gate.current(request, reply)
+    if (session) {
+      await auth.logout(session, gate.context(request))
+      request.log.info({ event: 'logout', userId: session.userId }, 'signed out')
+    }
+    gate.clearCookie(reply, request)
+    return reply.code(204).send()
+  })
+
+  app.get('/bff/auth/session', async (request, reply) => {
+    reply.header('cache-control', 'no-store')
+    const session = await gate.current(request, reply)
+    const fresh = session && (await auth.reloadUser(session, gate.context(request)))
+    if (!fresh) {
+      gate.clearCookie(reply, request)
+      return sendError(reply, 401, MESSAGES.unauthenticated)
+    }
+    return { user: fresh.user }
+  })
+
+  app.post('/bff/auth/refresh', async (request, reply) => {
+    const session = await gate.current(request, reply)
+    const fresh = session && (await auth.refresh(session, gate.context(request)))
+    if (!fresh) {
+      gate.clearCookie(reply, request)
+      return sendError(reply, 401, MESSAGES.unauthenticated)
+    }
+    return { user: fresh.user }
+  })
+}

@@ -1,0 +1,171 @@
+import { decodeJwt } from 'jose'
+import { SessionUser } from '../../schemas/session-user'
+import { TokenPair } from '../../schemas/auth'
+import { Compile } from 'typebox/compile'
+import { UpstreamError, type UpstreamClient } from '../proxy/upstream-client'
+import type { Session, SessionStore } from './session-store'
+
+/** Where the upstream's own auth module lives; the proxy refuses these paths. */
+export const UPSTREAM_AUTH_PATHS = {
+  login: '/api/auth/login',
+  logout: '/api/auth/logout',
+  session: '/api/auth/session',
+  refresh: '/api/auth/refresh',
+} as const
+
+/** A token this close to its `exp` is refreshed before use. */
+const EXPIRY_SKEW_S = 20
+
+const isTokenPair = Compile(TokenPair)
+const isSessionUser = Compile(SessionUser)
+
+export class BadCredentialsError extends Error {}
+
+export interface CallContext {
+  brandDomain: string
+  brandKey: string
+  requestId: string
+}
+
+/**
+ * Sign-in, refresh, session reload and sign-out against the upstream's auth module. The
+ * tokens it receives stay in the session store; callers only ever see the session user.
+ */
+export class AuthService {
+  /** One refresh at a time per session: a rotating refresh token must not be spent twice. */
+  private readonly refreshing = new Map<string, Promise<Session | null>>()
+
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly store: SessionStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async login(username: string, password: string, ctx: CallContext): Promise<Session> {
+    const answer = await this.upstream.call({
+      method: 'POST',
+      path: UPSTREAM_AUTH_PATHS.login,
+      body: { username, password },
+      brandDomain: ctx.brandDomain,
+      requestId: ctx.requestId,
+    })
+    if (answer.status === 400 || answer.status === 401 || answer.status === 403) throw new BadCredentialsError()
+    if (answer.status === 429) throw new UpstreamError(502, 'Demasiados intentos. Espera unos minutos.')
+    const pair = this.tokenPair(answer)
+    const user = await this.fetchUser(pair.token, ctx)
+    if (!user) throw new UpstreamError(502, 'No se ha podido obtener la sesión del usuario.')
+    return this.store.create({
+      userId: user.Id,
+      brand: ctx.brandKey,
+      token: pair.token,
+      refreshToken: pair.refreshToken ?? null,
+      tokenExp: tokenExpiry(pair.token),
+      user,
+    })
+  }
+
+  /** The session with a usable access token, refreshing it when it is about to expire; null when it ended. */
+  async ensureFresh(session: Session, ctx: CallContext): Promise<Session | null> {
+    if (session.tokenExp - EXPIRY_SKEW_S > this.now() / 1000) return session
+    if (!session.refreshToken) {
+      await this.store.delete(session.id)
+      return null
+    }
+    return this.refresh(session, ctx)
+  }
+
+  /** Exchanges the refresh token for a new pair and reloads the user; null when refresh is refused. */
+  refresh(session: Session, ctx: CallContext): Promise<Session | null> {
+    const running = this.refreshing.get(session.id)
+    if (running) return running
+    const work = this.doRefresh(session, ctx).finally(() => this.refreshing.delete(session.id))
+    this.refreshing.set(session.id, work)
+    return work
+  }
+
+  /** Re-reads the user from the upstream (permissions may have changed); null when the token is refused. */
+  async reloadUser(session: Session, ctx: CallContext): Promise<Session | null> {
+    const user = await this.fetchUser(session.token, ctx)
+    if (!user) {
+      await this.store.delete(session.id)
+      return null
+    }
+    await this.store.update(session.id, { user })
+    return { ...session, user }
+  }
+
+  async logout(session: Session, ctx: CallContext): Promise<void> {
+    try {
+      await this.upstream.call({
+        method: 'POST',
+        path: UPSTREAM_AUTH_PATHS.logout,
+        token: session.token,
+        body: { refreshToken: session.refreshToken },
+        brandDomain: ctx.brandDomain,
+        requestId: ctx.requestId,
+      })
+    } finally {
+      // The local session ends even when the upstream cannot be told.
+      await this.store.delete(session.id)
+    }
+  }
+
+  private async doRefresh(session: Session, ctx: CallContext): Promise<Session | null> {
+    const answer = await this.upstream.call({
+      method: 'POST',
+      path: UPSTREAM_AUTH_PATHS.refresh,
+      token: session.token,
+      body: { refreshToken: session.refreshToken },
+      brandDomain: ctx.brandDomain,
+      requestId: ctx.requestId,
+    })
+    if (answer.status === 400 || answer.status === 401 || answer.status === 403) {
+      await this.store.delete(session.id)
+      return null
+    }
+    const pair = this.tokenPair(answer)
+    const patch = {
+      token: pair.token,
+      refreshToken: pair.refreshToken ?? session.refreshToken,
+      tokenExp: tokenExpiry(pair.token),
+    }
+    await this.store.update(session.id, patch)
+    return this.reloadUser({ ...session, ...patch }, ctx)
+  }
+
+  private tokenPair(answer: { status: number; body: unknown }): TokenPair {
+    if (answer.status < 200 || answer.status >= 300) {
+      throw new UpstreamError(502, 'El servicio de autenticación no está disponible.')
+    }
+    // A token that is not a string stops the flow (spec §8).
+    if (!isTokenPair.Check(answer.body)) throw new UpstreamError(502, 'El servicio de autenticación ha devuelto un token no válido.')
+    return answer.body
+  }
+
+  private async fetchUser(token: string, ctx: CallContext): Promise<SessionUser | null> {
+    const answer = await this.upstream.call<unknown>({
+      method: 'GET',
+      path: UPSTREAM_AUTH_PATHS.session,
+      token,
+      brandDomain: ctx.brandDomain,
+      requestId: ctx.requestId,
+    })
+    if (answer.status === 401 || answer.status === 403) return null
+    if (answer.status !== 200 || !isSessionUser.Check(answer.body)) {
+      throw new UpstreamError(502, 'No se ha podido obtener la sesión del usuario.')
+    }
+    return answer.body
+  }
+}
+
+/** The access token's `exp` in seconds; a token without one is refused. */
+export function tokenExpiry(token: string): number {
+  let exp: unknown
+  try {
+    exp = decodeJwt(token).exp
+  } catch {
+    throw new UpstreamError(502, 'El servicio de autenticación ha devuelto un token no válido.')
+  }
+  if (typeof exp !== 'number') throw new UpstreamError(502, 'El token de acceso no indica su caducidad.')
+  return exp
+}

@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { SessionUser } from '../../schemas/session-user'
+
+/** What the BFF keeps for a signed-in browser. Never leaves the server. */
+export interface SessionData {
+  userId: number
+  brand: string
+  token: string
+  refreshToken: string | null
+  /** Access token expiry, seconds since the epoch (the JWT `exp`). */
+  tokenExp: number
+  user: SessionUser
+}
+
+export interface Session extends SessionData {
+  id: string
+  createdAt: number
+  lastSeenAt: number
+}
+
+export type SessionPatch = Partial<Pick<SessionData, 'token' | 'refreshToken' | 'tokenExp' | 'user'>>
+
+export interface SessionTimeouts {
+  idleMs: number
+  absoluteMs: number
+  now?: () => number
+}
+
+/**
+ * The session store port. Adapters (embedded SQLite, Redis) pass the same test suite.
+ * `get` answers null for unknown, idle-expired or absolutely-expired sessions.
+ */
+export interface SessionStore {
+  create(data: SessionData): Promise<Session>
+  get(id: string): Promise<Session | null>
+  update(id: string, patch: SessionPatch): Promise<void>
+  delete(id: string): Promise<void>
+  /** Ends every session of a user, except `exceptId` when given; returns how many ended. */
+  deleteByUser(userId: number, exceptId?: string): Promise<number>
+  countActive(): Promise<number>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+/** A new session id: 256 random bits, URL-safe. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** Stores key sessions by a hash of the id, so a leaked store holds no usable cookie. */
+export function sessionKey(id: string): string {
+  return createHash('sha256').update(id).digest('hex')
+}
+
+/** Shape check of a cookie value before any store lookup. */
+export function looksLikeSessionId(id: string | undefined): id is string {
+  return typeof id === 'string' && /^[A-Za-z0-9_-]{43}$/.test(id)
+}

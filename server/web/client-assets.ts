@@ -1,0 +1,49 @@
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance } from 'fastify'
+import fs from 'node:fs'
+import path from 'node:path'
+import { MESSAGES, sendError } from '../lib/errors'
+
+/** The build id written by `vite build` next to the client, or `dev` when running from sources. */
+export function readBuildId(clientDist: string): string {
+  try {
+    const { buildId } = JSON.parse(fs.readFileSync(path.join(clientDist, 'build.json'), 'utf8')) as { buildId?: string }
+    if (buildId) return buildId
+  } catch {
+    // no build yet
+  }
+  return 'dev'
+}
+
+/**
+ * Serves the built SPA: hashed assets cached for a year, everything else revalidated; any
+ * other browser navigation gets index.html so the client router can answer (its 404 page too).
+ */
+export async function clientAssets(app: FastifyInstance, opts: { clientDist: string }) {
+  const indexFile = path.join(opts.clientDist, 'index.html')
+  const hasBuild = fs.existsSync(indexFile)
+  const indexHtml = hasBuild ? fs.readFileSync(indexFile) : null
+
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: opts.clientDist,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      serveDotFiles: false,
+      setHeaders(res, filePath) {
+        const rel = path.relative(opts.clientDist, filePath)
+        res.header('cache-control', rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache')
+      },
+    })
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url
+    if (url.startsWith('/api/') || url.startsWith('/bff/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return sendError(reply, 404, MESSAGES.notFound)
+    }
+    if (!indexHtml) return sendError(reply, 404, 'El cliente no está compilado: ejecuta `npm run build`.')
+    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+  })
+}

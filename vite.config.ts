@@ -1,0 +1,95 @@
+import react from '@vitejs/plugin-react'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { defineConfig, type Plugin } from 'vite'
+
+const THEMES_DIR = path.resolve('node_modules/primereact/resources/themes')
+/** The PrimeReact themes the brands use, light and dark (brand.json `Theme` names the light one). */
+export const THEMES = ['green', 'cyan', 'teal'].flatMap((c) => [`lara-light-${c}`, `lara-dark-${c}`])
+
+/**
+ * Lara's light primaries (emerald/cyan/teal 500) carry white text at about 2.5:1 contrast.
+ * The brand themes use the 700 shade for fills and 800 for hover, so text passes WCAG AA.
+ */
+const ACCESSIBLE_PRIMARY: Record<string, Record<string, string>> = {
+  'lara-light-green': { '#10b981': '#047857', '#059669': '#065f46' },
+  'lara-light-cyan': { '#06b6d4': '#0e7490', '#0891b2': '#155e75' },
+  'lara-light-teal': { '#14b8a6': '#0f766e', '#0d9488': '#115e59' },
+}
+
+export function brandThemeCss(theme: string, css: string): string {
+  const map = ACCESSIBLE_PRIMARY[theme]
+  if (!map) return css
+  return css.replace(/#[0-9a-fA-F]{6}\b/g, (hex) => map[hex.toLowerCase()] ?? hex)
+}
+
+function themeFile(theme: string, rel: string): Buffer | string {
+  const data = fs.readFileSync(path.join(THEMES_DIR, theme, rel))
+  return rel.endsWith('.css') ? brandThemeCss(theme, data.toString('utf8')) : data
+}
+
+/** Serves the brand themes at /themes/<name>/… in dev and copies them into the build. */
+function primeThemes(): Plugin {
+  return {
+    name: 'portal-prime-themes',
+    configureServer(server) {
+      server.middlewares.use('/themes', (req, res, next) => {
+        const rel = decodeURIComponent((req.url ?? '').split('?')[0] ?? '')
+        const file = path.join(THEMES_DIR, rel)
+        const theme = rel.split('/')[1] ?? ''
+        if (!THEMES.includes(theme) || !file.startsWith(THEMES_DIR) || !fs.existsSync(file)) return next()
+        res.setHeader('content-type', file.endsWith('.css') ? 'text/css' : 'font/woff2')
+        res.end(themeFile(theme, rel.split('/').slice(2).join('/')))
+      })
+    },
+    generateBundle() {
+      for (const theme of THEMES) {
+        const dir = path.join(THEMES_DIR, theme)
+        const walk = (sub: string) => {
+          for (const entry of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+            const rel = path.join(sub, entry.name)
+            if (entry.isDirectory()) walk(rel)
+            else if (/\.(css|woff2)$/.test(entry.name)) {
+              this.emitFile({ type: 'asset', fileName: `themes/${theme}/${rel}`, source: themeFile(theme, rel) })
+            }
+          }
+        }
+        walk('')
+      }
+    },
+  }
+}
+
+/** Writes build.json with a fresh build id; the BFF reports it and the client checks it hourly. */
+function buildId(): Plugin {
+  const id = `${new Date().toISOString().slice(0, 19).replace(/[-:T]/g, '')}-${randomBytes(3).toString('hex')}`
+  return {
+    name: 'portal-build-id',
+    config: () => ({ define: { __BUILD_ID__: JSON.stringify(id) } }),
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'build.json', source: JSON.stringify({ buildId: id }) })
+    },
+  }
+}
+
+const bff = process.env.BFF_URL ?? 'http://127.0.0.1:3000'
+const proxied = ['/bff', '/api', '/healthz', '/readyz', '/favicon.ico'] as const
+
+export default defineConfig({
+  root: 'client',
+  publicDir: false,
+  plugins: [react(), primeThemes(), buildId()],
+  build: {
+    outDir: '../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1200,
+  },
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    host: '127.0.0.1',
+    // Keep the Host header: the BFF picks the brand from it.
+    proxy: Object.fromEntries(proxied.map((p) => [p, { target: bff, changeOrigin: false }])),
+  },
+})
