@@ -26,9 +26,11 @@ function ManifestGate() {
   const client = useQueryClient()
   const routes = manifest?.routes
   const router = useMemo(() => (routes ? createRouter(routes) : null), [routes])
+  const [themed, setThemed] = useState(false)
 
+  // The first paint waits for the brand's theme, so no unstyled page flashes.
   useEffect(() => {
-    if (manifest) applyBrand(manifest.brand)
+    if (manifest) void applyBrand(manifest.brand).then(() => setThemed(true))
   }, [manifest?.brand])
 
   useEffect(() => {
@@ -55,7 +57,7 @@ function ManifestGate() {
       </div>
     )
   }
-  if (!router) {
+  if (!router || !themed) {
     return (
       <div className="boot-loading" role="status" aria-label="Cargando">
         <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />

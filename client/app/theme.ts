@@ -24,28 +24,50 @@ export function isDark(m: ThemeMode = mode): boolean {
   return m === 'dark' || (m === 'system' && (media?.matches ?? false))
 }
 
-function apply(): void {
-  if (!brand) return
+let loading: Promise<void> = Promise.resolve()
+
+/**
+ * Loads the theme stylesheet for the current brand and mode. The new stylesheet is added
+ * next to the old one and the old one removed only once the new has loaded, so a switch
+ * never shows an unstyled page.
+ */
+function apply(): Promise<void> {
+  if (!brand) return loading
   const dark = isDark()
   const theme = dark ? brand.theme.replace('-light-', '-dark-') : brand.theme
-  let link = document.getElementById('theme-link') as HTMLLinkElement | null
-  if (!link) {
-    link = document.createElement('link')
-    link.id = 'theme-link'
-    link.rel = 'stylesheet'
-    document.head.prepend(link)
-  }
   const href = `/themes/${theme}/theme.css?v=${__BUILD_ID__}`
-  if (link.getAttribute('href') !== href) link.setAttribute('href', href)
   const root = document.documentElement
-  root.classList.toggle('app-dark', dark)
-  root.style.colorScheme = dark ? 'dark' : 'light'
   root.style.setProperty('--brand-primary', brand.primaryColor)
   root.dataset.brand = brand.key
+  const current = document.querySelector<HTMLLinkElement>('link[data-theme-link]')
+  const finish = () => {
+    root.classList.toggle('app-dark', dark)
+    root.style.colorScheme = dark ? 'dark' : 'light'
+  }
+  if (current?.getAttribute('href') === href) {
+    finish()
+    return loading
+  }
+  const link = document.createElement('link')
+  link.rel = 'stylesheet'
+  link.dataset.themeLink = ''
+  link.href = href
+  loading = new Promise<void>((resolve) => {
+    const done = () => {
+      for (const old of document.querySelectorAll('link[data-theme-link]')) if (old !== link) old.remove()
+      finish()
+      resolve()
+    }
+    link.addEventListener('load', done, { once: true })
+    link.addEventListener('error', done, { once: true })
+  })
+  if (current) current.after(link)
+  else document.head.prepend(link)
+  return loading
 }
 
 /** Brand identity at start-up: title, favicon swapped to the brand's, theme and colours. */
-export function applyBrand(next: PublicBrand): void {
+export function applyBrand(next: PublicBrand): Promise<void> {
   brand = next
   document.title = 'Portal'
   let icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]')
@@ -55,7 +77,7 @@ export function applyBrand(next: PublicBrand): void {
     document.head.appendChild(icon)
   }
   icon.href = next.favicon
-  apply()
+  return apply()
 }
 
 export function setThemeMode(next: ThemeMode): void {
@@ -65,13 +87,13 @@ export function setThemeMode(next: ThemeMode): void {
   } catch {
     // storage unavailable
   }
-  apply()
+  void apply()
   for (const l of listeners) l()
 }
 
 media?.addEventListener('change', () => {
   if (mode === 'system') {
-    apply()
+    void apply()
     for (const l of listeners) l()
   }
 })

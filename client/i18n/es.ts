@@ -20,7 +20,7 @@ export const es = {
   'auth.reset.subtitle': 'Elige una contraseña de al menos 10 caracteres con mayúsculas, minúsculas y números.',
   'auth.reset.email': 'Correo electrónico',
   'auth.reset.token': 'Código de verificación',
-  'auth.reset.password': 'Nueva contraseña',
+  'auth.reset.password': 'Contraseña nueva',
   'auth.reset.confirm': 'Repite la contraseña',
   'auth.reset.mismatch': 'Las contraseñas no coinciden.',
   'auth.reset.submit': 'Cambiar contraseña',

@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import fs from 'node:fs'
 import path from 'node:path'
 import { MESSAGES, sendError } from '../lib/errors'
@@ -30,6 +30,7 @@ export async function clientAssets(app: FastifyInstance, opts: { clientDist: str
       prefix: '/',
       index: false,
       wildcard: true,
+      redirect: false,
       serveDotFiles: false,
       setHeaders(res, filePath) {
         const rel = path.relative(opts.clientDist, filePath)
@@ -38,12 +39,18 @@ export async function clientAssets(app: FastifyInstance, opts: { clientDist: str
     })
   }
 
+  const sendIndex = (reply: FastifyReply) =>
+    reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+
+  // The root is a folder of the build: answer it with the app, not a directory listing refusal.
+  if (indexHtml) app.get('/', (_request, reply) => sendIndex(reply))
+
   app.setNotFoundHandler((request, reply) => {
     const url = request.url
     if (url.startsWith('/api/') || url.startsWith('/bff/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(reply, 404, MESSAGES.notFound)
     }
     if (!indexHtml) return sendError(reply, 404, 'El cliente no está compilado: ejecuta `npm run build`.')
-    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml)
+    return sendIndex(reply)
   })
 }

@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test'
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4321)
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data'
+
+/** Debian's Chromium, never a downloaded browser (see README). */
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e-output',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    locale: 'es-ES',
+    timezoneId: 'Europe/Madrid',
+    viewport: { width: 1366, height: 850 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `http://127.0.0.1:${E2E_PORT}/readyz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: { E2E_PORT: String(E2E_PORT), E2E_DATA_DIR },
+  },
+})

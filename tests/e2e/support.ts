@@ -1,0 +1,42 @@
+import { expect, type Page } from '@playwright/test'
+import fs from 'node:fs'
+import path from 'node:path'
+
+export const PORT = Number(process.env.E2E_PORT ?? 4321)
+export const DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data')
+export const ADMIN = { username: 'admin@portal.test', password: 'Portal-Admin-2026!' }
+export const AGENTE = { username: 'agente@portal.test', password: 'Portal-Agente-2026!' }
+
+/** The portal on a brand's host: `portal.<domain label>.localhost` reaches loopback in Chromium. */
+export const BRAND_HOSTS = {
+  verde: `http://portal.energiaverde.localhost:${PORT}`,
+  grupo: `http://portal.grupoenergia.localhost:${PORT}`,
+  limpia: `http://portal.energialimpia.localhost:${PORT}`,
+} as const
+
+export async function signIn(page: Page, creds: { username: string; password: string }, base = ''): Promise<void> {
+  await page.goto(`${base}/auth/login`)
+  await page.getByLabel('Correo electrónico').fill(creds.username)
+  await page.getByLabel('Contraseña', { exact: true }).fill(creds.password)
+  await page.getByRole('button', { name: 'Entrar' }).click()
+  await expect(page).not.toHaveURL(/\/auth\/login/)
+  await expect(page.getByRole('navigation', { name: 'Menú principal' })).toBeVisible()
+}
+
+/** Section and entry labels of the side menu, in order. */
+export async function sidebarLabels(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Menú principal' })
+  return (await nav.locator('.layout-menu__section-title, .layout-menu__link').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
+}
+
+/** The newest mail in the outbox addressed to `to`, as text. */
+export function latestMailTo(to: string): string | null {
+  const dir = path.join(DATA_DIR, 'outbox')
+  if (!fs.existsSync(dir)) return null
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse()
+  for (const f of files) {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8')
+    if (text.includes(`To: ${to}`)) return text
+  }
+  return null
+}

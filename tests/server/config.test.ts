@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '../../server/config'
+
+describe('configuration from the environment', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({})
+    expect(c.port).toBe(3000)
+    expect(c.env).toBe('development')
+    expect(c.upstreamUrl).toBeUndefined()
+    expect(c.sessionIdleTimeoutMs).toBe(30 * 60_000)
+    expect(c.sessionAbsoluteTimeoutMs).toBe(12 * 3600_000)
+  })
+
+  it.each([
+    [{ PORT: 'tres mil' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ NODE_ENV: 'prod' }, 'NODE_ENV'],
+    [{ UPSTREAM_URL: 'ftp://x' }, 'UPSTREAM_URL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ COMPARADOR_URL: 'http://insecure.example' }, 'COMPARADOR_URL'],
+  ])('%o stops the start naming %s', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}=`))
+  })
+
+  it('reads values and trims the upstream URL', () => {
+    const c = loadConfig({ PORT: '8080', UPSTREAM_URL: 'https://api.example.es/', TRUST_PROXY: 'true', ALLOWED_HOSTS: 'a.example, B.example ' })
+    expect(c).toMatchObject({ port: 8080, upstreamUrl: 'https://api.example.es', trustProxy: true, allowedHosts: ['a.example', 'b.example'] })
+  })
+})

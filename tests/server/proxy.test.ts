@@ -1,0 +1,91 @@
+import request from 'supertest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
+import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
+
+let upstream: FakeUpstream
+let bff: TestBff
+let cookie: string
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream()
+  bff = await buildTestBff(upstream.url)
+  const res = await request(bff.app.server).post('/bff/auth/login').set('X-CSRF', '1').send({ username: 'prueba@portal.test', password: 'correcta' }).expect(200)
+  cookie = sessionCookie(res.headers['set-cookie'])
+})
+afterAll(async () => {
+  await bff?.close()
+  await upstream?.close()
+})
+beforeEach(() => {
+  upstream.requests.length = 0
+})
+
+const last = () => upstream.requests[upstream.requests.length - 1]!
+
+describe('/api/* forwarding', () => {
+  it('adds the bearer token and the brand-domain header, and drops the browser cookie', async () => {
+    await request(bff.app.server).get('/api/echo/contratos?pageIndex=0').set('Host', 'portal.energialimpia.localhost:3000').set('Cookie', `${cookie}; other=1`).expect(200)
+    const seen = last()
+    expect(seen.url).toBe('/api/echo/contratos?pageIndex=0')
+    expect(seen.headers.authorization).toMatch(/^Bearer eyJ/)
+    expect(upstream.validTokens.has(String(seen.headers.authorization).slice(7))).toBe(true)
+    expect(seen.headers['x-brand-domain']).toBe('energialimpia.es')
+    expect(seen.headers.cookie).toBeUndefined()
+    expect(seen.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('replaces identity headers the browser tried to set', async () => {
+    await request(bff.app.server)
+      .post('/api/echo/insert')
+      .set('Cookie', cookie)
+      .set('X-CSRF', '1')
+      .set('Authorization', 'Bearer forged')
+      .set('X-Brand-Domain', 'grupoenergia.es')
+      .set('X-Forwarded-For', '6.6.6.6')
+      .set('X-Forwarded-Host', 'evil.example')
+      .set('X-Request-Id', 'client-chosen')
+      .send({ CodigoContrato: 'X' })
+      .expect(200)
+    const seen = last()
+    expect(seen.headers.authorization).not.toBe('Bearer forged')
+    expect(seen.headers['x-brand-domain']).toBe('energiaverde.es') // default brand for a plain host
+    expect(seen.headers['x-forwarded-for']).toBeUndefined()
+    expect(seen.headers['x-forwarded-host']).not.toBe('evil.example')
+    expect(seen.headers['x-request-id']).not.toBe('client-chosen')
+    expect(seen.headers['x-csrf']).toBeUndefined()
+    expect(seen.body).toEqual({ CodigoContrato: 'X' })
+  })
+
+  it('echoes the request id it forwarded', async () => {
+    const res = await request(bff.app.server).get('/api/echo/x').set('Cookie', cookie).expect(200)
+    expect(res.headers['x-request-id']).toBe(last().headers['x-request-id'])
+  })
+
+  it('answers 401 without a session and forwards nothing', async () => {
+    const res = await request(bff.app.server).get('/api/echo/contratos').expect(401)
+    expect(res.body.statusCode).toBe(401)
+    expect(upstream.requests).toHaveLength(0)
+  })
+
+  it('forwards the public password-recovery calls without a session', async () => {
+    await request(bff.app.server).post('/api/auth/request-change-password').set('X-CSRF', '1').send({ email: 'a@b.es' }).expect(200)
+    expect(last().headers.authorization).toBeUndefined()
+    expect(last().headers['x-brand-domain']).toBe('energiaverde.es')
+  })
+
+  it('refuses state-changing calls without X-CSRF before anything reaches the upstream', async () => {
+    await request(bff.app.server).post('/api/echo/insert').set('Cookie', cookie).send({}).expect(403)
+    await request(bff.app.server).delete('/api/echo/x').set('Cookie', cookie).expect(403)
+    expect(upstream.requests).toHaveLength(0)
+  })
+
+  it.each(['/api/auth/login', '/api/auth/session', '/api/auth/refresh', '/api/auth/logout', '/api/AUTH/login', '/api//auth/session/', '/api/auth/%6Cogin'])(
+    'keeps the upstream auth path %s out of reach',
+    async (path) => {
+      const method = path.includes('session') ? 'get' : 'post'
+      await request(bff.app.server)[method](path).set('Cookie', cookie).set('X-CSRF', '1').send({}).expect(404)
+      expect(upstream.requests).toHaveLength(0)
+    },
+  )
+})
