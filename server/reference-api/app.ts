@@ -14,7 +14,10 @@ import { openReferenceDb } from './db/database'
 import { seedIfEmpty } from './db/seed/seed'
 import type { ApiContext } from './lib/context'
 import { ApiFailure, sendText } from './lib/http'
+import { registerSqlFunctions } from './lib/paging'
 import { OutboxMailer, type Mailer } from './mail/mailer'
+import { adminRoutes } from './routes/admin'
+import { businessRoutes } from './routes/business'
 import { utilityRoutes } from './routes/utility-routes'
 
 export interface ReferenceApiDeps {
@@ -48,6 +51,7 @@ function jwtSecret(config: ReferenceApiConfig): Uint8Array {
 export async function buildReferenceApi(config: ReferenceApiConfig, deps: ReferenceApiDeps = {}): Promise<ReferenceApi> {
   const now = deps.now ?? Date.now
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
+  registerSqlFunctions(db)
   await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate })
 
   const app = Fastify({
@@ -85,6 +89,8 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   installAccessHooks(app, { db, tokens, users })
   await app.register(authRoutes, { ...ctx, tokens, users, mailer })
   await app.register(utilityRoutes, ctx)
+  await app.register(businessRoutes, ctx)
+  await app.register(adminRoutes, ctx)
 
   app.addHook('onClose', async () => {
     db.close()

@@ -2,8 +2,10 @@ import type Database from 'better-sqlite3'
 import { Random } from '../../lib/random'
 import { metaValue, setMeta } from '../database'
 import { demoPasswordHashes, seedAccess } from './seed-access'
+import { seedAdmin } from './seed-admin'
 import { seedAgents } from './seed-agents'
 import { seedBrands } from './seed-brands'
+import { seedBusiness } from './seed-business'
 
 /** The fixed seed of the demo data: every machine gets the same rows. */
 const SEED = 20261121
@@ -19,6 +21,8 @@ export async function seedIfEmpty(db: Database.Database, opts: { brandsDir: stri
     seedBrands(db, opts.brandsDir)
     seedAccess(db, rnd, today, hashes)
     seedAgents(db, rnd, today)
+    seedBusiness(db, rnd, today)
+    seedAdmin(db, rnd, today)
     setMeta(db, 'seeded_at', today.toISOString())
   })()
   return true
