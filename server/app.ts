@@ -13,7 +13,10 @@ import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
 import { typeboxValidatorCompiler } from './lib/typebox-validator'
 import { loadDefaultMenu, loadRoutes } from './manifest/manifest-data'
 import { manifestRoutes, type MenuSource } from './manifest/manifest-routes'
+import { hiddenMenuPaths } from './manifest/menu-filter'
 import { healthRoutes } from './ops/health-routes'
+import { loadScreens } from './screens/screen-loader'
+import { screenRoutes, type ScreenSource } from './screens/screen-routes'
 import { apiProxy } from './proxy/api-proxy'
 import { UpstreamClient, UpstreamError } from './proxy/upstream-client'
 import { AuthService } from './session/auth-service'
@@ -41,6 +44,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const brands = loadBrands(config.brandsDir)
   const routes = loadRoutes()
   const defaultMenu = loadDefaultMenu()
+  const shippedScreens = loadScreens(path.join(import.meta.dirname, 'screens'))
   const buildId = config.buildId ?? readBuildId(config.clientDist)
 
   const app = Fastify({
@@ -74,6 +78,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const auth = new AuthService(upstream, sessions, deps.now)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
   const menus: MenuSource = { menuFor: async () => defaultMenu }
+  const screens: ScreenSource = { screen: async (id) => shippedScreens.get(id) }
 
   app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
@@ -120,6 +125,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     production: config.production,
     comparadorUrl: config.comparadorUrl,
     buildId: () => buildId,
+  })
+  await app.register(screenRoutes, {
+    gate,
+    screens,
+    routes,
+    hiddenPaths: async (brand, permissions) =>
+      hiddenMenuPaths(await menus.menuFor(brand), { brand, permissions, production: config.production, comparadorUrl: config.comparadorUrl }),
   })
   await app.register(apiProxy, { upstream, gate })
   await app.register(clientAssets, { clientDist: config.clientDist })

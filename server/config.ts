@@ -11,10 +11,7 @@ const EnvSchema = Type.Object({
   HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    { default: 'info' },
-  ),
+  LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
   /** Base URL of the business API; unset means the embedded reference API. */
   UPSTREAM_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
@@ -104,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** A Spanish sentence saying what a variable must hold. */
 function expectation(name: string): string {
   const schema = (EnvSchema.properties as unknown as Record<string, Record<string, unknown>>)[name] ?? {}
+  if (Array.isArray(schema.enum)) return `debe ser uno de: ${(schema.enum as string[]).join(', ')}`
   if (Array.isArray(schema.anyOf)) return `debe ser uno de: ${(schema.anyOf as { const: string }[]).map((s) => s.const).join(', ')}`
   if (schema.type === 'integer') return `debe ser un número entero entre ${schema.minimum ?? '-∞'} y ${schema.maximum ?? '∞'}`
   if (schema.type === 'boolean') return 'debe ser true o false'

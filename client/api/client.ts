@@ -28,7 +28,7 @@ export function buildQuery(params: QueryParams | undefined): string {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null || value === '') continue
     if (Array.isArray(value)) {
-      value.forEach((v, i) => parts.push(`${encodeURIComponent(`${key}[${i}]`)}=${encodeURIComponent(String(v))}`))
+      value.forEach((v, i) => parts.push(`${encodeURIComponent(key)}[${i}]=${encodeURIComponent(String(v))}`))
     } else {
       parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
     }

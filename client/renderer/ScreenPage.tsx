@@ -1,14 +1,59 @@
+import { useQuery } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { Skeleton } from 'primereact/skeleton'
+import { useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
+import type { ScreenFile } from '../../schemas/screen'
+import { api, ApiError } from '../api/client'
+import { useLoadedManifest } from '../auth/manifest'
+import { ErrorView } from '../app/ErrorPage'
 import { useI18n } from '../i18n/i18n'
+import { RenderContext } from './context'
+import { ScreenRenderer } from './ScreenRenderer'
 
-/** The page of a protected route: its screen, rendered from the BFF's JSON. */
+export function useScreen(id: string) {
+  return useQuery({
+    queryKey: ['screen', id],
+    queryFn: () => api.get<ScreenFile>(`/bff/screens/${id}`),
+    staleTime: 5_000,
+  })
+}
+
+/** The page of a protected route: its screen JSON from the BFF, drawn by the renderer. */
 export function ScreenPage({ route }: { route: RouteDef }) {
-  const { l } = useI18n()
+  const { t, l } = useI18n()
+  const manifest = useLoadedManifest()
+  const params = useParams()
+  const location = useLocation()
+  const screen = useScreen(route.screen)
+
+  if (screen.isPending) {
+    return (
+      <div aria-busy="true" aria-label={t('app.loading')}>
+        <Skeleton width="16rem" height="2rem" className="mb-3" />
+        <Skeleton height="20rem" />
+      </div>
+    )
+  }
+  if (screen.isError) {
+    const err = screen.error
+    if (err instanceof ApiError && err.status === 403) return <ErrorView status={401} />
+    return (
+      <div className="screen-error-box" role="alert">
+        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
+        <span>{err instanceof ApiError && err.serverMessage ? err.serverMessage : t('screen.loadError')}</span>
+        <Button label={t('screen.retry')} size="small" text onClick={() => void screen.refetch()} />
+      </div>
+    )
+  }
+  const user = manifest.user ? { id: manifest.user.id, email: manifest.user.email, name: manifest.user.name } : undefined
+  const query = Object.fromEntries(new URLSearchParams(location.search))
   return (
-    <section className="screen" aria-labelledby="screen-title">
-      <h1 id="screen-title" className="screen-title">
-        {l(route.title)}
-      </h1>
-    </section>
+    <RenderContext value={{ screenId: screen.data.id, params, query, user }}>
+      <div className="screen" data-screen={screen.data.id}>
+        {screen.data.root.type !== 'page' && <h1 className="screen-title">{l(screen.data.title)}</h1>}
+        <ScreenRenderer node={screen.data.root} />
+      </div>
+    </RenderContext>
   )
 }

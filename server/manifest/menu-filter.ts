@@ -50,3 +50,30 @@ export function isVisible(entry: MenuEntry, audience: MenuAudience): boolean {
   if (entry.permission && !audience.permissions.has(entry.permission)) return false
   return true
 }
+
+/** Route paths the menu names (lower case), at any depth. */
+export function menuPaths(entries: { to?: string; items?: unknown[] }[]): Set<string> {
+  const out = new Set<string>()
+  const walk = (list: { to?: string; items?: unknown[] }[]) => {
+    for (const e of list) {
+      if (e.to) out.add(e.to.toLowerCase())
+      if (e.items) walk(e.items as { to?: string; items?: unknown[] }[])
+    }
+  }
+  walk(entries)
+  return out
+}
+
+/**
+ * Paths the menu has but hides from this audience (brand rules, dev-only, permission),
+ * including section paths (`/soluciones/comparador`) all of whose entries are hidden.
+ */
+export function hiddenMenuPaths(menu: MenuDefinition, audience: MenuAudience): Set<string> {
+  const visible = [...menuPaths(resolveMenu(menu, audience))]
+  const candidates = new Set<string>()
+  for (const p of menuPaths(menu.sections)) {
+    const parts = p.split('/').filter(Boolean)
+    for (let i = 1; i <= parts.length; i++) candidates.add(`/${parts.slice(0, i).join('/')}`)
+  }
+  return new Set([...candidates].filter((p) => !visible.some((v) => v === p || v.startsWith(`${p}/`))))
+}

@@ -1,0 +1,48 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useLoadedManifest } from '../auth/manifest'
+import { api } from './client'
+
+/** A user preference as the upstream stores it (`api/usuarios/preference`): follows the user to any machine. */
+export interface Preference {
+  Id: number
+  Clave: string
+  Valor: unknown
+  FechaModificacion?: string
+}
+
+export const PREFERENCES_KEY = ['preferences'] as const
+
+/** Every preference of the signed-in user. */
+export function usePreferences() {
+  const manifest = useLoadedManifest()
+  const userId = manifest.user?.id
+  return useQuery({
+    queryKey: [...PREFERENCES_KEY, userId],
+    queryFn: () => api.get<Preference[]>('/api/usuarios/preferences', { params: { loggedUserId: userId } }),
+    enabled: userId !== undefined,
+    staleTime: 60_000,
+    meta: { errorArea: 'Preferencias', errorMessage: 'No se han podido obtener los datos.' },
+  })
+}
+
+/** One preference by key, with save and remove. */
+export function usePreference<T>(key: string) {
+  const client = useQueryClient()
+  const manifest = useLoadedManifest()
+  const all = usePreferences()
+  const found = all.data?.find((p) => p.Clave === key)
+  const refresh = () => client.invalidateQueries({ queryKey: PREFERENCES_KEY })
+  return {
+    value: found?.Valor as T | undefined,
+    loading: all.isPending,
+    save: async (value: T) => {
+      await api.post('/api/usuarios/preference', { Clave: key, Valor: value })
+      await refresh()
+    },
+    remove: async () => {
+      if (!found) return
+      await api.delete('/api/usuarios/preference', undefined, { params: { loggedUserId: manifest.user?.id, preferenciaId: found.Id } })
+      await refresh()
+    },
+  }
+}

@@ -1,0 +1,105 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { useRenderContext } from '../context'
+import { evalCondition, type TemplateContext } from '../template'
+import { FormDialog } from './FormDialog'
+import { RevealDialog } from './RevealDialog'
+import { runAction } from './run-action'
+
+interface ActionButtonProps {
+  action: ActionSpec
+  /** Extra context (a table row, the selection). */
+  extra?: Partial<TemplateContext>
+  ownerId?: string
+  compact?: boolean
+  /** Called before running (e.g. to gather every row matching a filter); may refine the context. */
+  prepare?: () => Promise<Partial<TemplateContext> | null>
+  disabled?: boolean
+}
+
+/** One action as a button: navigate, call (with confirm), download, or a form in a dialog. */
+export function ActionButton({ action, extra, ownerId, compact, prepare, disabled }: ActionButtonProps) {
+  const { l } = useI18n()
+  const base = useRenderContext()
+  const client = useQueryClient()
+  const navigate = useNavigate()
+  const [busy, setBusy] = useState(false)
+  const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
+  const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
+  const ctx: TemplateContext = { ...base, ...extra }
+  if (!evalCondition(action.visibleWhen, ctx)) return null
+  const label = l(action.label)
+
+  const onClick = async () => {
+    setBusy(true)
+    try {
+      const more = prepare ? await prepare() : {}
+      if (more === null) return
+      const full = { ...ctx, ...more }
+      if (action.kind === 'form') {
+        setFormCtx(full)
+        return
+      }
+      await runAction(action, full, { client, navigate, ownerId, reveal: (value, spec) => setRevealed({ value, spec }) })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <>
+      <Button
+        type="button"
+        label={compact ? undefined : label}
+        icon={action.icon}
+        aria-label={label}
+        tooltip={compact ? label : undefined}
+        tooltipOptions={{ position: 'top' }}
+        severity={action.severity === 'warning' ? 'warning' : action.severity}
+        outlined={compact ? false : action.severity === 'secondary'}
+        text={compact}
+        rounded={compact}
+        size={compact ? 'small' : undefined}
+        loading={busy}
+        disabled={disabled}
+        onClick={() => void onClick()}
+        data-action={action.id}
+      />
+      {action.kind === 'form' && action.form && formCtx && (
+        <FormDialog
+          action={action}
+          form={action.form}
+          ctx={formCtx}
+          ownerId={ownerId}
+          onClose={() => setFormCtx(null)}
+          onReveal={(value, spec) => setRevealed({ value, spec })}
+        />
+      )}
+      {revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />}
+    </>
+  )
+}
+
+/** A row of action buttons (page or table toolbar, detail header). */
+export function ActionBar({ actions, extra, ownerId }: { actions: ActionSpec[]; extra?: Partial<TemplateContext>; ownerId?: string }) {
+  return (
+    <div className="action-bar">
+      {actions.map((a) => (
+        <ActionButton key={a.id} action={a} extra={extra} ownerId={ownerId} />
+      ))}
+    </div>
+  )
+}
+
+/** The standalone `action` node. */
+export function ActionNodeInner({ action }: { action: ActionSpec }) {
+  return (
+    <div className="action-node">
+      <ActionButton action={action} />
+    </div>
+  )
+}

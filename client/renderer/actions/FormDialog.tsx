@@ -1,0 +1,35 @@
+import { Dialog } from 'primereact/dialog'
+import type { ActionSpec, AfterSpec, FormNode } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { RenderContext } from '../context'
+import { FormView } from '../form/FormView'
+import type { TemplateContext } from '../template'
+
+/** A form opened from an action, in a modal dialog (spec §9: 25vw wide by default). */
+export function FormDialog(props: {
+  action: ActionSpec
+  form: FormNode
+  ctx: TemplateContext
+  ownerId?: string
+  onClose: () => void
+  onReveal: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
+}) {
+  const { l } = useI18n()
+  const { action, form, ctx, ownerId, onClose, onReveal } = props
+  return (
+    <Dialog
+      header={l(action.dialogTitle ?? form.title ?? action.label)}
+      visible
+      modal
+      onHide={onClose}
+      style={{ width: action.dialogWidth ?? '25vw' }}
+      breakpoints={{ '1400px': '40vw', '960px': '70vw', '641px': '95vw' }}
+      draggable={false}
+      className="form-dialog"
+    >
+      <RenderContext value={ctx}>
+        <FormView form={form} inDialog ownerId={ownerId} onDone={onClose} onReveal={onReveal} fallbackArea={l(action.label)} />
+      </RenderContext>
+    </Dialog>
+  )
+}

@@ -1,0 +1,32 @@
+import { Button } from 'primereact/button'
+import { Dialog } from 'primereact/dialog'
+import { Message } from 'primereact/message'
+import { useState } from 'react'
+import type { AfterSpec } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+
+/** Shows a secret once (a new API key) with a copy button; it cannot be shown again. */
+export function RevealDialog({ value, spec, onClose }: { value: string; spec: NonNullable<AfterSpec['reveal']>; onClose: () => void }) {
+  const { l } = useI18n()
+  const [copied, setCopied] = useState(false)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value)
+      setCopied(true)
+    } catch {
+      // clipboard unavailable: the value stays selectable in the field
+    }
+  }
+  return (
+    <Dialog header={l(spec.title)} visible modal onHide={onClose} style={{ width: '32rem' }} breakpoints={{ '641px': '95vw' }} draggable={false}>
+      {spec.message && <Message severity="warn" text={l(spec.message)} className="reveal-message" />}
+      <div className="reveal-value">
+        <code data-testid="revealed-value">{value}</code>
+        <Button type="button" icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? 'Copiada' : 'Copiar'} onClick={() => void copy()} />
+      </div>
+      <div className="dialog-actions">
+        <Button type="button" label="Hecho" onClick={onClose} />
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,99 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { confirmDialog } from 'primereact/confirmdialog'
+import type { NavigateFunction } from 'react-router-dom'
+import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
+import { api, saveFile, send } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { notifySuccess } from '../../api/toast'
+import { localized } from '../../i18n/i18n'
+import { fill, resolveParams, resolveValue, type TemplateContext } from '../template'
+
+/** Query-key prefix of a table or detail node, so an action can refresh it by id. */
+export const nodeKey = (id: string) => ['node', id] as const
+
+/** Asks for confirmation (PrimeReact ConfirmDialog mounted by the app); resolves true on accept. */
+export function confirm(message: string, header = 'Confirmar'): Promise<boolean> {
+  return new Promise((resolve) => {
+    confirmDialog({
+      message,
+      header,
+      icon: 'pi pi-exclamation-triangle',
+      acceptLabel: 'Sí, continuar',
+      rejectLabel: 'Cancelar',
+      defaultFocus: 'reject',
+      acceptClassName: 'p-button-danger',
+      accept: () => resolve(true),
+      reject: () => resolve(false),
+      onHide: () => resolve(false),
+    })
+  })
+}
+
+/** The request of a call spec, with its templates filled from the context. */
+export function resolveCall(call: CallSpec, ctx: TemplateContext) {
+  const endpoint = `/${fill(call.endpoint, ctx, true)}`
+  const params = resolveParams(call.params, ctx)
+  let body: unknown
+  if (call.body === 'values') body = ctx.values
+  else if (call.body === 'row') body = ctx.row
+  else if (call.body !== undefined) body = resolveValue(call.body, ctx)
+  return { method: call.method, endpoint, params, body }
+}
+
+export interface ActionEnv {
+  client: QueryClient
+  navigate: NavigateFunction
+  /** The table the action belongs to: refreshed after success. */
+  ownerId?: string
+  /** Shows a value once (e.g. a new API key). */
+  reveal?: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
+  /** Closes the dialog the action ran from. */
+  closeDialog?: () => void
+}
+
+/** What every successful call or form does next: toast, refresh, reveal, close, navigate. */
+export async function applyAfter(after: AfterSpec | undefined, success: string | undefined, area: string, ctx: TemplateContext, env: ActionEnv): Promise<void> {
+  const message = success ?? (after?.toast ? localized(after.toast) : undefined)
+  if (message) notifySuccess(area, fill(message, ctx))
+  const ids = new Set([...(after?.refresh ?? []), ...(env.ownerId ? [env.ownerId] : [])])
+  await Promise.all([...ids].map((id) => env.client.invalidateQueries({ queryKey: nodeKey(id) })))
+  if (after?.reveal && env.reveal) {
+    const value = resolveValue(`{result.${after.reveal.field}}`, ctx)
+    if (typeof value === 'string') env.reveal(value, after.reveal)
+  }
+  if (after?.closeDialog) env.closeDialog?.()
+  if (after?.navigate) env.navigate(fill(after.navigate, ctx, true))
+}
+
+/** Runs a navigate, call or download action. Form actions open their dialog in the button instead. */
+export async function runAction(action: ActionSpec, ctx: TemplateContext, env: ActionEnv): Promise<boolean> {
+  const area = action.errorArea ?? localized(action.label)
+  if (action.confirm && !(await confirm(fill(localized(action.confirm), ctx), localized(action.label)))) return false
+  try {
+    if (action.kind === 'navigate' && action.to) {
+      env.navigate(fill(action.to, ctx, true))
+      return true
+    }
+    if (!action.call) return false
+    const req = resolveCall(action.call, ctx)
+    if (action.kind === 'download') {
+      const file = await api.download(req.endpoint, { method: req.method === 'POST' ? 'POST' : 'GET', params: req.params, body: req.body, fallbackName: 'documento' })
+      saveFile(file)
+      if (action.success) notifySuccess(area, fill(localized(action.success), ctx))
+      return true
+    }
+    const res = await send(req.method, req.endpoint, { params: req.params, body: req.body })
+    const text = await res.text()
+    let result: unknown = text
+    try {
+      result = text ? JSON.parse(text) : undefined
+    } catch {
+      // a text answer stays text
+    }
+    await applyAfter(action.after, action.success ? localized(action.success) : undefined, area, { ...ctx, result }, env)
+    return true
+  } catch (err) {
+    reportError(area, err, action.errorMessage)
+    return false
+  }
+}

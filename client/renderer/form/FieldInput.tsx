@@ -1,0 +1,154 @@
+import { Calendar } from 'primereact/calendar'
+import { Checkbox } from 'primereact/checkbox'
+import { Dropdown } from 'primereact/dropdown'
+import { InputNumber } from 'primereact/inputnumber'
+import { InputText } from 'primereact/inputtext'
+import { InputTextarea } from 'primereact/inputtextarea'
+import { MultiSelect } from 'primereact/multiselect'
+import { Password } from 'primereact/password'
+import type { Field } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { useOptions } from '../options'
+import type { TemplateContext } from '../template'
+
+export interface FieldInputProps {
+  field: Field
+  id: string
+  value: unknown
+  invalid: boolean
+  describedBy?: string
+  ctx: TemplateContext
+  onChange: (value: unknown) => void
+  onBlur: () => void
+}
+
+/** 'YYYY-MM-DD' ⇄ Date, in local time (dates have no time zone here). */
+export function toDate(value: unknown): Date | null {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return null
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number)
+  return new Date(y!, m! - 1, d!)
+}
+export function fromDate(date: Date | null | undefined): string | null {
+  if (!date) return null
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
+}
+
+/** The PrimeReact input for a field type. */
+export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChange, onBlur }: FieldInputProps) {
+  const { l, lang } = useI18n()
+  const { options, loading } = useOptions(field.options, ctx)
+  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-required': field.required || undefined, disabled: field.disabled }
+  const placeholder = field.placeholder ? l(field.placeholder) : undefined
+
+  switch (field.type) {
+    case 'password':
+      return (
+        <Password
+          inputId={id}
+          aria-describedby={describedBy}
+          value={(value as string) ?? ''}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={onBlur}
+          feedback={false}
+          toggleMask
+          invalid={invalid}
+          autoComplete={field.autoComplete ?? 'new-password'}
+          disabled={field.disabled}
+          placeholder={placeholder}
+        />
+      )
+    case 'number':
+      return (
+        <InputNumber
+          inputId={id}
+          aria-describedby={describedBy}
+          value={typeof value === 'number' ? value : null}
+          onValueChange={(e) => onChange(e.value ?? null)}
+          onBlur={onBlur}
+          locale={lang === 'en' ? 'en-GB' : 'es-ES'}
+          min={field.min}
+          max={field.max}
+          step={field.step}
+          maxFractionDigits={field.step && field.step < 1 ? 6 : 0}
+          showButtons={false}
+          invalid={invalid}
+          disabled={field.disabled}
+          placeholder={placeholder}
+        />
+      )
+    case 'select':
+      return (
+        <Dropdown
+          inputId={id}
+          aria-describedby={describedBy}
+          value={value ?? null}
+          options={options}
+          optionLabel="label"
+          optionValue="value"
+          onChange={(e) => onChange(e.value)}
+          onBlur={onBlur}
+          filter={options.length > 8}
+          showClear={!field.required}
+          loading={loading}
+          invalid={invalid}
+          disabled={field.disabled}
+          placeholder={placeholder ?? 'Selecciona…'}
+          emptyMessage="Sin opciones"
+          emptyFilterMessage="Sin resultados"
+        />
+      )
+    case 'multiselect':
+      return (
+        <MultiSelect
+          inputId={id}
+          aria-describedby={describedBy}
+          value={Array.isArray(value) ? value : []}
+          options={options}
+          optionLabel="label"
+          optionValue="value"
+          onChange={(e) => onChange(e.value)}
+          onBlur={onBlur}
+          filter={options.length > 8}
+          display="chip"
+          invalid={invalid}
+          disabled={field.disabled}
+          placeholder={placeholder ?? 'Selecciona…'}
+          emptyMessage="Sin opciones"
+        />
+      )
+    case 'date':
+      return (
+        <Calendar
+          inputId={id}
+          aria-describedby={describedBy}
+          value={toDate(value)}
+          onChange={(e) => onChange(fromDate(e.value as Date | null))}
+          onBlur={onBlur}
+          dateFormat={lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'}
+          showIcon
+          showButtonBar
+          invalid={invalid}
+          disabled={field.disabled}
+          placeholder={placeholder ?? (lang === 'en' ? 'mm/dd/yyyy' : 'dd/mm/aaaa')}
+        />
+      )
+    case 'checkbox':
+      return <Checkbox inputId={id} aria-describedby={describedBy} checked={value === true} onChange={(e) => onChange(e.checked === true)} invalid={invalid} disabled={field.disabled} />
+    case 'textarea':
+      return <InputTextarea {...common} value={(value as string) ?? ''} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} rows={4} autoResize invalid={invalid} placeholder={placeholder} maxLength={field.maxLength} />
+    default:
+      return (
+        <InputText
+          {...common}
+          type={field.type === 'email' ? 'email' : 'text'}
+          value={(value as string) ?? ''}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={onBlur}
+          invalid={invalid}
+          placeholder={placeholder}
+          autoComplete={field.autoComplete ?? (field.type === 'email' ? 'email' : 'off')}
+          maxLength={field.maxLength}
+        />
+      )
+  }
+}

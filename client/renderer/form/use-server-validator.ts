@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react'
+import type { Field } from '../../../schemas/screen'
+import { api } from '../../api/client'
+import { LOADING_CLEAR_DELAY } from '../../api/use-delayed-flag'
+import { getPath } from '../template'
+
+export type ServerCheck = { state: 'idle' | 'checking' | 'valid' | 'invalid' | 'unavailable'; message?: string; normalized?: string }
+
+/** Calls a field's server validator as the user types, debounced (spec §9: 500 ms for validators). */
+export function useServerValidator(validator: Field['validator'], value: unknown): ServerCheck {
+  const [check, setCheck] = useState<ServerCheck>({ state: 'idle' })
+  const text = typeof value === 'string' ? value.trim() : ''
+  useEffect(() => {
+    if (!validator || !text) {
+      setCheck({ state: 'idle' })
+      return
+    }
+    const controller = new AbortController()
+    const timer = setTimeout(async () => {
+      setCheck({ state: 'checking' })
+      try {
+        const answer = await api.get<unknown>(`/${validator.endpoint}`, { params: { [validator.param]: text }, signal: controller.signal })
+        const valid = getPath(answer, validator.validField) === true
+        const normalized = validator.normalizedField ? (getPath(answer, validator.normalizedField) as string | undefined) : undefined
+        setCheck(valid ? { state: 'valid', normalized } : { state: 'invalid', message: String(getPath(answer, validator.messageField) ?? 'Valor no válido.') })
+      } catch (err) {
+        if ((err as Error).name === 'AbortError') return
+        // The validator being down must not block the user: the server checks again on submit.
+        setCheck({ state: 'unavailable', message: 'No se ha podido comprobar ahora; se comprobará al guardar.' })
+      }
+    }, LOADING_CLEAR_DELAY.validator)
+    return () => {
+      controller.abort()
+      clearTimeout(timer)
+    }
+  }, [validator, text])
+  return check
+}

@@ -1,0 +1,70 @@
+import { useQuery } from '@tanstack/react-query'
+import { Skeleton } from 'primereact/skeleton'
+import type { DetailNode } from '../../../schemas/screen'
+import { api } from '../../api/client'
+import { useI18n } from '../../i18n/i18n'
+import { ActionBar } from '../actions/ActionButton'
+import { nodeKey } from '../actions/run-action'
+import { RenderContext, useRenderContext } from '../context'
+import { NodeList } from '../ScreenRenderer'
+import { CellValue } from '../table/CellValue'
+import { fill, getPath, resolveParams } from '../template'
+
+/** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
+export function DetailNodeView({ node }: { node: DetailNode }) {
+  const { l } = useI18n()
+  const ctx = useRenderContext()
+  const endpoint = `/${fill(node.source.endpoint, ctx, true)}`
+  const params = resolveParams(node.source.params, ctx)
+  const key = node.id ?? endpoint
+  const query = useQuery({
+    queryKey: [...nodeKey(key), endpoint, params],
+    queryFn: () => api.get<unknown>(endpoint, { params }),
+    meta: { errorArea: node.errorArea ?? l(node.title ?? 'Detalle'), errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
+  })
+  if (query.isPending) {
+    return (
+      <div className="card" aria-busy="true">
+        <Skeleton width="40%" className="mb-2" />
+        <Skeleton width="70%" className="mb-2" />
+        <Skeleton width="55%" />
+      </div>
+    )
+  }
+  if (query.isError) {
+    return (
+      <div className="screen-error-box" role="alert">
+        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
+        <span>{node.errorMessage ?? 'No se han podido obtener los datos.'}</span>
+      </div>
+    )
+  }
+  const data = node.source.path ? getPath(query.data, node.source.path) : query.data
+  const row = (data ?? {}) as Record<string, unknown>
+  return (
+    <RenderContext value={{ data }}>
+      <section className="screen-detail card" aria-label={l(node.title ?? 'Detalle')}>
+        <div className="detail-header">
+          {node.title && <h2 className="detail-title">{fill(l(node.title), { ...ctx, data })}</h2>}
+          {node.actions && node.actions.length > 0 && <ActionBar actions={node.actions} ownerId={key} />}
+        </div>
+        {node.sections.map((section, i) => (
+          <div key={i} className="detail-section">
+            {section.title && <h3 className="detail-section__title">{l(section.title)}</h3>}
+            <dl className="detail-grid">
+              {section.fields.map((f) => (
+                <div key={f.field} className="detail-grid__item">
+                  <dt>{l(f.label)}</dt>
+                  <dd>
+                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link }} row={row} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        ))}
+      </section>
+      {node.children && <NodeList nodes={node.children} />}
+    </RenderContext>
+  )
+}

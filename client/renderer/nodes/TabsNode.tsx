@@ -1,0 +1,31 @@
+import { TabPanel, TabView } from 'primereact/tabview'
+import { useSearchParams } from 'react-router-dom'
+import type { TabsNode } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { NodeList } from '../ScreenRenderer'
+
+/** Tabs; the open tab is kept in the URL (`tab=<key>`) so reload and back restore it. Only the open tab is drawn. */
+export function TabsNodeView({ node }: { node: TabsNode }) {
+  const { l } = useI18n()
+  const [params, setParams] = useSearchParams()
+  const param = node.id ? `${node.id}.tab` : 'tab'
+  const index = Math.max(0, node.tabs.findIndex((t) => t.key === params.get(param)))
+  return (
+    <TabView
+      activeIndex={index}
+      renderActiveOnly
+      className="screen-tabs"
+      onTabChange={(e) => {
+        const next = new URLSearchParams(params)
+        next.set(param, node.tabs[e.index]!.key)
+        setParams(next, { replace: true })
+      }}
+    >
+      {node.tabs.map((tab) => (
+        <TabPanel key={tab.key} header={l(tab.label)} leftIcon={tab.icon ? `${tab.icon} mr-2` : undefined}>
+          <NodeList nodes={tab.children} />
+        </TabPanel>
+      ))}
+    </TabView>
+  )
+}

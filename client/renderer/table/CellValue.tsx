@@ -1,0 +1,40 @@
+import { Tag } from 'primereact/tag'
+import { Link } from 'react-router-dom'
+import type { Column } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { formatValue } from '../format'
+import { fill, getPath } from '../template'
+
+/** Text that stays readable on a coloured badge. */
+function textOn(hex: string): string {
+  const n = parseInt(hex.slice(1), 16)
+  const lum = (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255
+  return lum > 0.6 ? '#111827' : '#ffffff'
+}
+
+/** A table cell or detail value: formatted text, a badge with its colour, a link, or code. */
+export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'format' | 'badges' | 'colorField' | 'labelField' | 'link'>; row: Record<string, unknown> }) {
+  const { l } = useI18n()
+  const value = getPath(row, column.field)
+  if (column.format === 'badge') {
+    if (value === null || value === undefined || value === '') return <span>—</span>
+    const badge = column.badges?.[String(value)]
+    const label = badge?.label ? l(badge.label) : String(column.labelField ? (getPath(row, column.labelField) ?? value) : value)
+    const color = badge?.color ?? (column.colorField ? (getPath(row, column.colorField) as string | undefined) : undefined)
+    if (color && /^#[0-9a-fA-F]{6}$/.test(color)) return <Tag value={label} style={{ background: color, color: textOn(color) }} />
+    return <Tag value={label} severity={(badge?.severity as 'success' | 'info' | 'warning' | 'danger' | 'secondary' | 'contrast' | undefined) ?? 'info'} />
+  }
+  if (column.format === 'boolean') {
+    const yes = value === true || value === 1 || value === 'true'
+    return (
+      <span className={`bool-cell ${yes ? 'bool-cell--yes' : 'bool-cell--no'}`}>
+        <i className={`pi ${yes ? 'pi-check-circle' : 'pi-minus-circle'}`} aria-hidden="true" /> {formatValue(value, 'boolean')}
+      </span>
+    )
+  }
+  if (column.format === 'link' && column.link && value !== null && value !== undefined) {
+    return <Link to={fill(column.link, { row }, true)}>{formatValue(value, 'text')}</Link>
+  }
+  if (column.format === 'code') return <code className="code-cell">{formatValue(value, 'text')}</code>
+  return <>{formatValue(value, column.format)}</>
+}

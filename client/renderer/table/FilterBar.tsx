@@ -1,0 +1,145 @@
+import { Button } from 'primereact/button'
+import { Calendar } from 'primereact/calendar'
+import { Dropdown } from 'primereact/dropdown'
+import { InputNumber } from 'primereact/inputnumber'
+import { InputText } from 'primereact/inputtext'
+import { MultiSelect } from 'primereact/multiselect'
+import { useEffect, useState } from 'react'
+import type { Column } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { fromDate, toDate } from '../form/FieldInput'
+import { useOptions } from '../options'
+
+interface FilterBarProps {
+  tableId: string
+  columns: Column[]
+  filters: Record<string, string>
+  onChange: (filters: Record<string, string>) => void
+}
+
+/** One labelled input per filterable column; text waits for the user to pause typing. */
+export function FilterBar({ tableId, columns, filters, onChange }: FilterBarProps) {
+  const filterable = columns.filter((c) => c.filter)
+  if (filterable.length === 0) return null
+  const set = (field: string, value: string) => {
+    const next = { ...filters }
+    if (value) next[field] = value
+    else delete next[field]
+    onChange(next)
+  }
+  const active = Object.values(filters).some(Boolean)
+  return (
+    <div className="filter-bar" role="search" aria-label="Filtros">
+      {filterable.map((c) => (
+        <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
+      ))}
+      {active && (
+        <Button type="button" icon="pi pi-filter-slash" label="Limpiar filtros" text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
+      )}
+    </div>
+  )
+}
+
+function FilterInput({ id, column, value, onChange }: { id: string; column: Column; value: string; onChange: (v: string) => void }) {
+  const { l, lang } = useI18n()
+  const label = l(column.header)
+  const filter = column.filter!
+  const { options } = useOptions(filter.options)
+  const [text, setText] = useState(value)
+  useEffect(() => setText(value), [value])
+  useEffect(() => {
+    if (filter.type !== 'text' || text === value) return
+    const timer = setTimeout(() => onChange(text.trim()), 400)
+    return () => clearTimeout(timer)
+  }, [text]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  let input
+  switch (filter.type) {
+    case 'select':
+      input = (
+        <Dropdown inputId={id} value={value || null} options={options} optionLabel="label" optionValue="value" showClear filter={options.length > 8} placeholder="Todos" onChange={(e) => onChange(e.value == null ? '' : String(e.value))} />
+      )
+      break
+    case 'multiselect':
+      input = (
+        <MultiSelect
+          inputId={id}
+          value={value ? value.split(',') : []}
+          options={options.map((o) => ({ ...o, value: String(o.value) }))}
+          optionLabel="label"
+          optionValue="value"
+          placeholder="Todos"
+          maxSelectedLabels={2}
+          selectedItemsLabel="{0} seleccionados"
+          filter={options.length > 8}
+          onChange={(e) => onChange((e.value as string[]).join(','))}
+        />
+      )
+      break
+    case 'boolean':
+      input = (
+        <Dropdown
+          inputId={id}
+          value={value || null}
+          options={[
+            { label: 'Sí', value: 'true' },
+            { label: 'No', value: 'false' },
+          ]}
+          showClear
+          placeholder="Todos"
+          onChange={(e) => onChange(e.value ?? '')}
+        />
+      )
+      break
+    case 'dateRange': {
+      const [from, to] = value ? value.split('|') : ['', '']
+      input = (
+        <Calendar
+          inputId={id}
+          selectionMode="range"
+          readOnlyInput
+          value={[toDate(from), toDate(to)]}
+          dateFormat={lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'}
+          showButtonBar
+          placeholder="Desde – hasta"
+          onChange={(e) => {
+            const range = (e.value as (Date | null)[] | null) ?? []
+            const a = fromDate(range[0] ?? null)
+            const b = fromDate(range[1] ?? null)
+            onChange(a || b ? `${a ?? ''}|${b ?? ''}` : '')
+          }}
+        />
+      )
+      break
+    }
+    case 'numberRange': {
+      const [from, to] = value ? value.split('|') : ['', '']
+      const set = (a: string, b: string) => onChange(a || b ? `${a}|${b}` : '')
+      input = (
+        <span className="filter-range">
+          <InputNumber inputId={id} aria-label={`${label}: mínimo`} value={from ? Number(from) : null} placeholder="Mín." onValueChange={(e) => set(e.value == null ? '' : String(e.value), to ?? '')} />
+          <InputNumber aria-label={`${label}: máximo`} value={to ? Number(to) : null} placeholder="Máx." onValueChange={(e) => set(from ?? '', e.value == null ? '' : String(e.value))} />
+        </span>
+      )
+      break
+    }
+    default:
+      input = (
+        <InputText
+          id={id}
+          value={text}
+          placeholder={filter.placeholder ? l(filter.placeholder) : 'Buscar…'}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') onChange(text.trim())
+          }}
+        />
+      )
+  }
+  return (
+    <div className="filter-bar__item">
+      <label htmlFor={id}>{label}</label>
+      {input}
+    </div>
+  )
+}

@@ -1,0 +1,66 @@
+import { Button } from 'primereact/button'
+import { Dialog } from 'primereact/dialog'
+import { Dropdown } from 'primereact/dropdown'
+import { InputText } from 'primereact/inputtext'
+import { useState } from 'react'
+import type { TableState } from './table-state'
+
+export interface SavedFilter {
+  name: string
+  filters: TableState['filters']
+  sort: TableState['sort']
+}
+
+/** Named filters the user keeps (server-side preference): apply, save the current one, delete. */
+export function SavedFilters({ saved, current, onApply, onSave, onDelete }: { saved: SavedFilter[]; current: TableState; onApply: (f: SavedFilter) => void; onSave: (name: string) => Promise<void>; onDelete: (name: string) => Promise<void> }) {
+  const [naming, setNaming] = useState(false)
+  const [name, setName] = useState('')
+  const [selected, setSelected] = useState<string | null>(null)
+  const hasFilters = Object.values(current.filters).some(Boolean)
+  return (
+    <div className="saved-filters">
+      {saved.length > 0 && (
+        <>
+          <label htmlFor="saved-filter" className="p-sr-only">
+            Filtros guardados
+          </label>
+          <Dropdown
+            inputId="saved-filter"
+            value={selected}
+            options={saved.map((s) => ({ label: s.name, value: s.name }))}
+            placeholder="Filtros guardados"
+            onChange={(e) => {
+              setSelected(e.value)
+              const f = saved.find((s) => s.name === e.value)
+              if (f) onApply(f)
+            }}
+          />
+          {selected && <Button type="button" icon="pi pi-trash" text rounded aria-label={`Borrar el filtro ${selected}`} onClick={() => void onDelete(selected).then(() => setSelected(null))} />}
+        </>
+      )}
+      <Button type="button" icon="pi pi-bookmark" label="Guardar filtro" outlined size="small" disabled={!hasFilters} onClick={() => setNaming(true)} />
+      {naming && (
+        <Dialog header="Guardar filtro" visible modal onHide={() => setNaming(false)} style={{ width: '25vw' }} breakpoints={{ '960px': '60vw', '641px': '95vw' }} draggable={false}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault()
+              if (!name.trim()) return
+              void onSave(name.trim()).then(() => {
+                setNaming(false)
+                setSelected(name.trim())
+                setName('')
+              })
+            }}
+          >
+            <label htmlFor="filter-name">Nombre del filtro</label>
+            <InputText id="filter-name" value={name} autoFocus maxLength={60} onChange={(e) => setName(e.target.value)} className="w-full" />
+            <div className="dialog-actions">
+              <Button type="button" label="Cancelar" text onClick={() => setNaming(false)} />
+              <Button type="submit" label="Guardar" icon="pi pi-check" disabled={!name.trim()} />
+            </div>
+          </form>
+        </Dialog>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,106 @@
+import type { Condition } from '../../schemas/screen'
+
+/** What templates in a screen can refer to (see schemas/screen.ts). */
+export interface TemplateContext {
+  row?: Record<string, unknown>
+  data?: unknown
+  values?: Record<string, unknown>
+  params?: Record<string, string | undefined>
+  query?: Record<string, string>
+  user?: { id: number; email: string; name: string }
+  selected?: Record<string, unknown>[]
+  result?: unknown
+}
+
+/** Reads a dotted path (`a.b.0.c`) from a value. */
+export function getPath(value: unknown, path: string): unknown {
+  if (!path) return value
+  let current: unknown = value
+  for (const part of path.split('.')) {
+    if (current === null || current === undefined) return undefined
+    current = (current as Record<string, unknown>)[part]
+  }
+  return current
+}
+
+/** `{scope.path}` → value. `selected.X` is the array of X over the selected rows. A bare `{X}` reads the row, then the values, then the data. */
+export function lookup(ctx: TemplateContext, expr: string): unknown {
+  const [scope, ...rest] = expr.split('.')
+  const path = rest.join('.')
+  switch (scope) {
+    case 'row':
+      return getPath(ctx.row, path)
+    case 'data':
+      return getPath(ctx.data, path)
+    case 'values':
+      return getPath(ctx.values, path)
+    case 'params':
+      return getPath(ctx.params, path)
+    case 'query':
+      return getPath(ctx.query, path)
+    case 'user':
+      return getPath(ctx.user, path)
+    case 'result':
+      return getPath(ctx.result, path)
+    case 'selected':
+      return (ctx.selected ?? []).map((r) => getPath(r, path))
+    default:
+      for (const source of [ctx.row, ctx.values, ctx.data]) {
+        const v = getPath(source, expr)
+        if (v !== undefined) return v
+      }
+      return undefined
+  }
+}
+
+const WHOLE = /^\{([^{}]+)\}$/
+const PART = /\{([^{}]+)\}/g
+
+/** Fills a template. A template that is one placeholder keeps the value's type (numbers, arrays). */
+export function resolveValue(template: unknown, ctx: TemplateContext): unknown {
+  if (typeof template === 'string') {
+    const whole = WHOLE.exec(template)
+    if (whole) return lookup(ctx, whole[1]!)
+    return template.replace(PART, (_m, expr: string) => stringify(lookup(ctx, expr)))
+  }
+  if (Array.isArray(template)) return template.map((t) => resolveValue(t, ctx))
+  if (template && typeof template === 'object') {
+    return Object.fromEntries(Object.entries(template).map(([k, v]) => [k, resolveValue(v, ctx)]))
+  }
+  return template
+}
+
+function stringify(v: unknown): string {
+  if (v === undefined || v === null) return ''
+  if (Array.isArray(v)) return v.join(',')
+  return String(v)
+}
+
+/** A template as text (for paths and labels). Path placeholders are URL-encoded when `encode` is set. */
+export function fill(template: string, ctx: TemplateContext, encode = false): string {
+  return template.replace(PART, (_m, expr: string) => {
+    const text = stringify(lookup(ctx, expr))
+    return encode ? encodeURIComponent(text) : text
+  })
+}
+
+/** Query parameters with their templates filled; empty values are left out. */
+export function resolveParams(params: Record<string, unknown> | undefined, ctx: TemplateContext): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {}
+  for (const [k, v] of Object.entries(params ?? {})) {
+    const r = resolveValue(v, ctx)
+    if (r === undefined || r === null || r === '') continue
+    out[k] = typeof r === 'object' ? JSON.stringify(r) : (r as string | number | boolean)
+  }
+  return out
+}
+
+export function evalCondition(cond: Condition | undefined, ctx: TemplateContext): boolean {
+  if (!cond) return true
+  const v = lookup(ctx, cond.field)
+  if (cond.equals !== undefined && v !== cond.equals) return false
+  if (cond.in && !cond.in.includes(v as string | number | boolean)) return false
+  if (cond.notIn && cond.notIn.includes(v as string | number | boolean)) return false
+  if (cond.truthy !== undefined && Boolean(v) !== cond.truthy) return false
+  return true
+}

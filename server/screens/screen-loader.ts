@@ -1,0 +1,150 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import Type from 'typebox'
+import { Compile } from 'typebox/compile'
+import { SCREEN_SCHEMA_VERSION, Screen, type ScreenFile, type ScreenNode } from '../../schemas/screen'
+
+export class ScreenLoadError extends Error {}
+
+const check = Compile(Screen)
+
+/** Upgrades a screen file from version N to N+1. Keyed by the version it upgrades from. */
+export type ScreenMigration = (screen: Record<string, unknown>) => Record<string, unknown>
+
+/**
+ * The schema changes the loader knows how to apply, so stored screens and overlays written for
+ * an older format keep working. Empty while the format is at its first version.
+ */
+export const SCREEN_MIGRATIONS: Record<number, ScreenMigration> = {}
+
+/** Brings a parsed screen file to the current format version, or refuses it with a clear message. */
+export function upgradeScreen(raw: unknown, where: string, migrations: Record<number, ScreenMigration> = SCREEN_MIGRATIONS, current = SCREEN_SCHEMA_VERSION): unknown {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ScreenLoadError(`${where}: una pantalla debe ser un objeto JSON.`)
+  let screen = raw as Record<string, unknown>
+  const version = screen.schemaVersion
+  if (typeof version !== 'number' || !Number.isInteger(version)) throw new ScreenLoadError(`${where}: falta schemaVersion (versión actual: ${current}).`)
+  if (version > current) throw new ScreenLoadError(`${where}: schemaVersion ${version} es más nueva que la que entiende este servidor (${current}).`)
+  for (let v = version; v < current; v++) {
+    const migrate = migrations[v]
+    if (!migrate) throw new ScreenLoadError(`${where}: no se puede actualizar desde schemaVersion ${v}; versión actual ${current}.`)
+    screen = { ...migrate(screen), schemaVersion: v + 1 }
+  }
+  return screen
+}
+
+type Validator = ReturnType<typeof Compile>
+const defs = (Screen as unknown as { $defs: Record<string, { anyOf?: Record<string, unknown>[] }> }).$defs
+const branchValidators = new Map<string, Validator>()
+
+/** A validator for one node type alone, so its errors are not buried under the other union branches. */
+function branchValidator(type: string): Validator | undefined {
+  const cached = branchValidators.get(type)
+  if (cached) return cached
+  const branch = defs.Node?.anyOf?.find((b) => {
+    const target = '$ref' in b ? defs[String(b.$ref)] : b
+    return ((target as { properties?: { type?: { const?: string } } })?.properties?.type?.const) === type
+  })
+  if (!branch) return undefined
+  const validator = Compile(Type.Cyclic({ ...defs, Branch: branch } as never, 'Branch'))
+  branchValidators.set(type, validator)
+  return validator
+}
+
+function firstErrors(validator: Validator, value: unknown, base: string): string {
+  const errors = validator.Errors(value)
+  const depth = (p: string) => p.split('/').length
+  const max = Math.max(...errors.map((e) => depth(e.instancePath)))
+  const deepest = errors.filter((e) => depth(e.instancePath) === max && e.message !== 'schema is false')
+  const chosen = deepest.length ? deepest : errors
+  return [...new Set(chosen.map((e) => `${base}${e.instancePath}: ${e.message}`))].slice(0, 3).join('; ')
+}
+
+/** The first invalid node, deepest first, with the errors of its own type only. */
+function nodeErrors(node: unknown, path: string): string | null {
+  if (!node || typeof node !== 'object' || Array.isArray(node)) return `${path}: debe ser un nodo (objeto con "type")`
+  const type = (node as { type?: unknown }).type
+  if (typeof type !== 'string') return `${path}/type: falta el tipo de nodo`
+  const validator = branchValidator(type)
+  if (!validator) return `${path}/type: tipo de nodo desconocido «${type}»`
+  const n = node as { children?: unknown[]; tabs?: { children?: unknown[] }[] }
+  const kids: [unknown, string][] = []
+  if (Array.isArray(n.children)) n.children.forEach((c, i) => kids.push([c, `${path}/children/${i}`]))
+  if (Array.isArray(n.tabs)) n.tabs.forEach((t, i) => (Array.isArray(t?.children) ? t.children : []).forEach((c, j) => kids.push([c, `${path}/tabs/${i}/children/${j}`])))
+  for (const [child, childPath] of kids) {
+    const inner = nodeErrors(child, childPath)
+    if (inner) return inner
+  }
+  return validator.Check(node) ? null : firstErrors(validator, node, path)
+}
+
+/** The most specific schema errors of a screen file: the first invalid node, or the file's own fields. */
+export function describeErrors(value: unknown): string {
+  const root = (value as { root?: unknown })?.root
+  const inNodes = root === undefined ? '/root: falta el nodo raíz' : nodeErrors(root, '/root')
+  if (inNodes) return inNodes
+  const { root: _root, ...rest } = value as Record<string, unknown>
+  const fileOnly = Compile(Type.Object({ schemaVersion: Type.Integer({ minimum: 1 }), id: Type.String({ pattern: '^[a-z0-9-]+$' }), title: Type.Unknown() }, { additionalProperties: false }))
+  return fileOnly.Check(rest) ? firstErrors(check, value, '') : firstErrors(fileOnly, rest, '')
+}
+
+/** Validates one parsed screen (after upgrade) and returns it typed. */
+export function validateScreen(raw: unknown, where: string): ScreenFile {
+  const upgraded = upgradeScreen(raw, where)
+  if (!check.Check(upgraded)) throw new ScreenLoadError(`${where}: ${describeErrors(upgraded)}`)
+  return upgraded as ScreenFile
+}
+
+function walk(node: ScreenNode, visit: (n: ScreenNode) => void): void {
+  visit(node)
+  const children: ScreenNode[] = []
+  if (node.type === 'page') children.push(...node.children)
+  if (node.type === 'tabs') for (const t of node.tabs) children.push(...t.children)
+  if (node.type === 'detail' && node.children) children.push(...node.children)
+  for (const c of children) walk(c, visit)
+}
+
+export { walk as walkScreen }
+
+/**
+ * Loads every `*.json` under the screens folder (docs/ holds markdown), validates it, inlines
+ * markdown files, and checks ids are unique and match the file names. Any problem stops the
+ * start with the file's path and the schema error.
+ */
+export function loadScreens(dir: string): Map<string, ScreenFile> {
+  const screens = new Map<string, ScreenFile>()
+  const docsDir = path.join(dir, 'docs')
+  const files: string[] = []
+  const collect = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name)
+      if (entry.isDirectory()) collect(full)
+      else if (entry.name.endsWith('.json')) files.push(full)
+    }
+  }
+  collect(dir)
+  for (const file of files.sort()) {
+    const where = path.relative(process.cwd(), file)
+    let raw: unknown
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+    } catch (err) {
+      throw new ScreenLoadError(`${where}: JSON no válido: ${(err as Error).message}`)
+    }
+    const screen = validateScreen(raw, where)
+    if (screen.id !== path.basename(file, '.json')) throw new ScreenLoadError(`${where}: el id «${screen.id}» debe coincidir con el nombre del fichero.`)
+    if (screens.has(screen.id)) throw new ScreenLoadError(`${where}: id de pantalla repetido «${screen.id}».`)
+    walk(screen.root, (node) => {
+      if (node.type === 'markdown') {
+        if (!node.file && !node.content) throw new ScreenLoadError(`${where}: un nodo markdown necesita content o file.`)
+        if (node.file) {
+          const md = path.join(docsDir, node.file)
+          if (!md.startsWith(docsDir) || !fs.existsSync(md)) throw new ScreenLoadError(`${where}: no existe el documento ${node.file}.`)
+          node.content = fs.readFileSync(md, 'utf8')
+          delete node.file
+        }
+      }
+    })
+    screens.set(screen.id, screen)
+  }
+  return screens
+}
