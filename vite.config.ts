@@ -12,10 +12,23 @@ export const THEMES = ['green', 'cyan', 'teal'].flatMap((c) => [`lara-light-${c}
  * Lara's light primaries (emerald/cyan/teal 500) carry white text at about 2.5:1 contrast.
  * The brand themes use the 700 shade for fills and 800 for hover, so text passes WCAG AA.
  */
+/** Severity fills (danger, success, warning, info, help) darkened the same way, in every light theme. */
+const ACCESSIBLE_SEVERITIES: Record<string, string> = {
+  '#ef4444': '#b91c1c',
+  '#dc2626': '#991b1b',
+  '#22c55e': '#15803d',
+  '#16a34a': '#166534',
+  '#f97316': '#c2410c',
+  '#ea580c': '#9a3412',
+  '#0ea5e9': '#0369a1',
+  '#0284c7': '#075985',
+  '#a855f7': '#7e22ce',
+  '#9333ea': '#6b21a8',
+}
 const ACCESSIBLE_PRIMARY: Record<string, Record<string, string>> = {
-  'lara-light-green': { '#10b981': '#047857', '#059669': '#065f46' },
-  'lara-light-cyan': { '#06b6d4': '#0e7490', '#0891b2': '#155e75' },
-  'lara-light-teal': { '#14b8a6': '#0f766e', '#0d9488': '#115e59' },
+  'lara-light-green': { '#10b981': '#047857', '#059669': '#065f46', ...ACCESSIBLE_SEVERITIES },
+  'lara-light-cyan': { '#06b6d4': '#0e7490', '#0891b2': '#155e75', ...ACCESSIBLE_SEVERITIES },
+  'lara-light-teal': { '#14b8a6': '#0f766e', '#0d9488': '#115e59', ...ACCESSIBLE_SEVERITIES },
 }
 
 export function brandThemeCss(theme: string, css: string): string {

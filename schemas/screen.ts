@@ -17,8 +17,8 @@ export const SCREEN_SCHEMA_VERSION = 1
 export const Text = Type.Union([Type.String({ minLength: 1 }), Type.Object({ es: Type.String({ minLength: 1 }), en: Type.Optional(Type.String()) }, { additionalProperties: false })])
 export type Text = Type.Static<typeof Text>
 
-/** An `api/...` path of the upstream (spec §7), possibly with `{placeholders}`. */
-const ApiPath = Type.String({ pattern: '^api/[A-Za-z0-9/_{}.-]+$' })
+/** An `api/...` path of the upstream (spec §7) or a `bff/...` path of the BFF, possibly with `{placeholders}`. */
+const ApiPath = Type.String({ pattern: '^(api|bff)/[A-Za-z0-9/_{}.-]+$' })
 /** Parameters or body: values are literals or templates. */
 const Params = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]))
 const BodySpec = Type.Union([Type.Literal('values'), Type.Literal('row'), Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown()), Type.String()])
@@ -182,6 +182,8 @@ export const Column = Type.Object(
     labelField: Type.Optional(Type.String()),
     /** For `link`: where the cell leads (template). */
     link: Type.Optional(Type.String({ pattern: '^/' })),
+    /** For a list of objects: the field of each item shown, joined with commas. */
+    itemField: Type.Optional(Type.String()),
     /** Hidden until the user picks it in the column chooser. */
     hidden: Type.Optional(Type.Boolean()),
     width: Type.Optional(Type.String()),
@@ -310,7 +312,14 @@ export const Screen = Type.Cyclic(
                 title: Type.Optional(Text),
                 fields: Type.Array(
                   Type.Object(
-                    { field: Type.String(), label: Text, format: Type.Optional(ColumnFormat), badges: Type.Optional(Type.Record(Type.String(), Type.Object({ label: Type.Optional(Text), severity: Type.Optional(Severity) }, { additionalProperties: false }))), link: Type.Optional(Type.String()) },
+                    {
+                      field: Type.String(),
+                      label: Text,
+                      format: Type.Optional(ColumnFormat),
+                      badges: Type.Optional(Type.Record(Type.String(), Type.Object({ label: Type.Optional(Text), severity: Type.Optional(Severity) }, { additionalProperties: false }))),
+                      link: Type.Optional(Type.String()),
+                      itemField: Type.Optional(Type.String()),
+                    },
                     { additionalProperties: false },
                   ),
                 ),

@@ -18,6 +18,8 @@ const primeValue = {
   locale: getLanguage(),
   zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
   autoZIndex: true,
+  // The hidden <select> PrimeReact keeps next to every dropdown is not for people: out of the accessibility tree.
+  pt: { dropdown: { select: { 'aria-hidden': true } } },
 }
 
 /** Loads the manifest, applies the brand, then builds the router from the manifest's routes. */

@@ -73,7 +73,6 @@ export function LoginPage() {
           feedback={false}
           toggleMask
           invalid={!!error && !password}
-          pt={{ showIcon: { 'aria-hidden': true }, hideIcon: { 'aria-hidden': true } }}
         />
       </div>
       <Button type="submit" label={t('auth.login.submit')} icon="pi pi-sign-in" loading={busy} className="auth-submit" />

@@ -40,3 +40,13 @@ export function latestMailTo(to: string): string | null {
   }
   return null
 }
+
+/** Zero serious or critical axe-core violations on the current page (WCAG 2.1 A/AA rules). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { default: AxeBuilder } = await import('@axe-core/playwright')
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze()
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+  expect(serious, serious.join('\n')).toEqual([])
+}

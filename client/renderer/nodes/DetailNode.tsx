@@ -56,7 +56,7 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
                 <div key={f.field} className="detail-grid__item">
                   <dt>{l(f.label)}</dt>
                   <dd>
-                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link }} row={row} />
+                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link, itemField: f.itemField }} row={row} />
                   </dd>
                 </div>
               ))}

@@ -13,9 +13,11 @@ function textOn(hex: string): string {
 }
 
 /** A table cell or detail value: formatted text, a badge with its colour, a link, or code. */
-export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'format' | 'badges' | 'colorField' | 'labelField' | 'link'>; row: Record<string, unknown> }) {
+export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'format' | 'badges' | 'colorField' | 'labelField' | 'link' | 'itemField'>; row: Record<string, unknown> }) {
   const { l } = useI18n()
-  const value = getPath(row, column.field)
+  const raw = getPath(row, column.field)
+  const value = column.itemField && Array.isArray(raw) ? raw.map((item) => getPath(item, column.itemField!)).filter((v) => v != null) : raw
+  if (Array.isArray(value) && value.length === 0) return <span>—</span>
   if (column.format === 'badge') {
     if (value === null || value === undefined || value === '') return <span>—</span>
     const badge = column.badges?.[String(value)]
