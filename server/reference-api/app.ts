@@ -80,7 +80,7 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   const tokens = new TokenService({ secret: jwtSecret(config), accessTtlS: config.accessTokenTtlS, refreshTtlS: config.refreshTokenTtlS, now })
   const users = new UsersRepo(db)
   const mailer = deps.mailer ?? new OutboxMailer(path.join(config.dataDir, 'outbox'), app.log)
-  const ctx: ApiContext = { db, now }
+  const ctx: ApiContext = { db, now, brandsDir: config.brandsDir }
 
   app.get('/healthz', async () => {
     db.prepare('SELECT 1').get()

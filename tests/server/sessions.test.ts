@@ -74,7 +74,7 @@ describe('sign-in through the BFF against the reference API', () => {
     const cookie = sessionCookie((await login(AGENTE).expect(200)).headers['set-cookie'])
     const session = await request(bff.app.server).get('/bff/auth/session').set('Cookie', cookie).expect(200)
     expect(session.body.user.Email).toBe('agente@portal.test')
-    expect(session.body.user.Agente).toMatchObject({ Codigo: expect.stringMatching(/^ENE-\d{4}$/) })
+    expect(session.body.user.Agente).toMatchObject({ Codigo: expect.stringMatching(/^AGEV-\d{4}$/) })
     const refreshed = await request(bff.app.server).post('/bff/auth/refresh').set('X-CSRF', '1').set('Cookie', cookie).expect(200)
     expect(refreshed.body.user.Email).toBe('agente@portal.test')
     expect(JSON.stringify(refreshed.body)).not.toMatch(/eyJ/)

@@ -24,4 +24,6 @@ declare module 'fastify' {
 export interface ApiContext {
   db: Database.Database
   now: () => number
+  /** The top-level brands folder (brand.json, logos), for brand-aware documents. */
+  brandsDir: string
 }

@@ -161,9 +161,10 @@ function compose(list: ListQuery, request: PageRequest) {
   const { clauses, params } = filterSql(list.columns, request.filters)
   const all = [...(list.where ?? []), ...clauses]
   const where = all.length ? ` WHERE ${all.map((c) => `(${c})`).join(' AND ')}` : ''
-  const order = request.sortColumn
-    ? ` ORDER BY ${list.columns[request.sortColumn]!.sql} COLLATE NOCASE ${request.sortOrder === 'desc' ? 'DESC' : 'ASC'}, ${list.defaultOrder}`
-    : ` ORDER BY ${list.defaultOrder}`
+  const sortSpec = request.sortColumn ? list.columns[request.sortColumn]! : undefined
+  // Text sorts on the accent-free, lower-case form: «Álvaro» sits with the A, not after «Zoe».
+  const sortExpr = sortSpec ? (sortSpec.type === 'text' ? `unaccent(${sortSpec.sql})` : sortSpec.sql) : ''
+  const order = sortSpec ? ` ORDER BY ${sortExpr} ${request.sortOrder === 'desc' ? 'DESC' : 'ASC'}, ${list.defaultOrder}` : ` ORDER BY ${list.defaultOrder}`
   return { where, order, params: [...(list.whereParams ?? []), ...params] }
 }
 

@@ -4,11 +4,14 @@ import estados from '../data/estados-contrato.json' with { type: 'json' }
 import provincias from '../data/provincias.json' with { type: 'json' }
 import tarifas from '../data/tarifas.json' with { type: 'json' }
 import tipos from '../data/tipos.json' with { type: 'json' }
+import { isoDate } from '../lib/catalogos'
 import type { ApiContext } from '../lib/context'
+import { callerScope } from '../lib/visibility'
+import { dashboardSummary } from './business/dashboard'
 
 /** The utility lists of spec §7: reference data the forms pick from. */
 export async function utilityRoutes(app: FastifyInstance, opts: ApiContext) {
-  const { db } = opts
+  const { db, now } = opts
   app.get('/api/utility/cnaes', async () => cnaes.map((c, i) => ({ Id: i + 1, ...c })))
   app.get('/api/utility/tarifas', async () => tarifas)
   app.get('/api/utility/tipoaltasolicitud', async () => tipos.tipoaltasolicitud)
@@ -20,4 +23,6 @@ export async function utilityRoutes(app: FastifyInstance, opts: ApiContext) {
   app.get('/api/utility/usergroups-options', async () =>
     db.prepare('SELECT id AS Id, nombre AS Nombre, descripcion AS Descripcion FROM grupos ORDER BY nombre').all(),
   )
+  // Headline figures of the brand, or of the caller's sales channel (README: dashboard/resumen).
+  app.get('/api/utility/dashboard/resumen', async (request) => dashboardSummary(db, callerScope(db, request), isoDate(now())))
 }

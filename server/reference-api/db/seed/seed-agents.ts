@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { APELLIDOS, EMPRESA_ADJETIVOS, NOMBRES } from '../../data/personas'
 import { makeCif, makeDni } from '../../domain/identifiers'
 import type { Random } from '../../lib/random'
+import { brandPrefix } from '../../lib/codigos'
 import { slug } from './seed-access'
 
 /** Per brand: 4 agencies → 12 sub-agencies → 24 agents, 40 in all, three levels deep. */
@@ -23,7 +24,7 @@ export function seedAgents(db: Database.Database, rnd: Random, today: Date): voi
 
   db.transaction(() => {
     for (const marca of marcas) {
-      const prefix = marca.dominio.slice(0, 3).toUpperCase()
+      const prefix = `AG${brandPrefix(marca.dominio)}`
       let seq = 0
       const code = () => `${prefix}-${String(++seq).padStart(4, '0')}`
       const common = (nivel: number, padre: number | null) => ({

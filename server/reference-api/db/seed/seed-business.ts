@@ -1,5 +1,879 @@
 import type Database from 'better-sqlite3'
+import { DISTRIBUIDORAS, DISTRIBUIDORA_POR_PROVINCIA, MUNICIPIOS } from '../../data/municipios'
+import { APELLIDOS, CALLES, EMPRESA_ADJETIVOS, EMPRESA_NUCLEOS, NOMBRES } from '../../data/personas'
+import { dniLetter, makeCif, makeCups, makeDni, makeIban } from '../../domain/identifiers'
+import { addYears, type EstadoCodigo } from '../../lib/catalogos'
+import { brandPrefix, contractCode, invoiceNumber } from '../../lib/codigos'
 import type { Random } from '../../lib/random'
+import { slug } from './seed-access'
 
-/** Clients, supply points, contracts with their history, invoices and renewals, per brand. */
-export function seedBusiness(_db: Database.Database, _rnd: Random, _today: Date): void {}
+/**
+ * Clients, supply points, contracts with their history, invoices and renewals, per brand.
+ *
+ * Everything is drawn from the given seeded `rnd` and dated relative to `today`, so the demo
+ * data is the same on every machine for the same seed date. Per brand: 650 contracts over
+ * the last three years (recent years busier), the monthly invoices of every contract that
+ * supplies or supplied energy, and the renewals of the contracts whose anniversary falls
+ * between 60 days ago and 90 days ahead.
+ */
+
+const CONTRACTS_PER_BRAND = 650
+const MAX_AGE_DAYS = 3 * 365
+const DAY_MS = 86_400_000
+/** Sign-ups: a share spread evenly over the three years, the rest on a growth curve (see signUpAge). */
+const GROWTH_TAIL = 0.1
+const GROWTH = 1.5
+const RENEWAL_WINDOW = { before: 60, after: 90 } as const
+
+export const ELECTRICITY_TAX = 0.0511269632
+export const VAT = 0.21
+
+/** Real Spanish bank codes: CaixaBank, Santander, BBVA, Sabadell, Ibercaja, Bankinter, ING, Abanca, Cajamar. */
+const BANKS = ['2100', '0049', '0182', '0081', '2085', '0128', '1465', '2080', '3058'] as const
+const MAIL_DOMAINS = ['gmail.com', 'hotmail.com', 'yahoo.es', 'outlook.es', 'telefonica.net', 'icloud.com'] as const
+
+/** Rough population weights, so Madrid and Barcelona hold more clients than Soria. */
+const PROVINCE_WEIGHTS: readonly (readonly [number, number])[] = [
+  [28, 68], [8, 57], [46, 27], [41, 19], [3, 19], [29, 17], [30, 15], [11, 12], [48, 11], [7, 12], [35, 11], [15, 11],
+  [33, 10], [50, 10], [36, 9], [38, 10], [18, 9], [43, 8], [14, 8], [17, 8], [4, 7], [45, 7], [6, 7], [12, 6], [20, 7],
+  [21, 5], [47, 5], [2, 4], [10, 4], [13, 5], [23, 6], [24, 4], [25, 4], [26, 3], [27, 3], [31, 7], [32, 3], [9, 4],
+  [1, 3], [16, 2], [19, 3], [22, 2], [34, 2], [37, 3], [39, 6], [40, 2], [42, 1], [44, 1], [5, 2], [49, 2], [51, 1], [52, 1],
+]
+
+type Size = 'S' | 'M' | 'L'
+/** Business kind → CNAE and size class (S small shop, M medium, L large consumer). */
+const NEGOCIOS: Record<(typeof EMPRESA_NUCLEOS)[number], readonly [string, Size]> = {
+  Hermanos: ['4711', 'S'],
+  Talleres: ['4520', 'M'],
+  Construcciones: ['4121', 'M'],
+  Panadería: ['1071', 'S'],
+  Bodegas: ['1102', 'L'],
+  Transportes: ['4941', 'M'],
+  Hostelería: ['5630', 'S'],
+  Clínica: ['8690', 'M'],
+  Farmacia: ['4773', 'S'],
+  Instalaciones: ['4321', 'S'],
+  Frutas: ['4721', 'S'],
+  Carpintería: ['1610', 'M'],
+  Gestoría: ['6920', 'S'],
+  Asesores: ['6920', 'S'],
+  Hotel: ['5510', 'L'],
+  Restaurante: ['5610', 'M'],
+  Gimnasio: ['9313', 'M'],
+  Residencia: ['8731', 'L'],
+  'Comunidad de Propietarios': ['6820', 'S'],
+  'Cooperativa Agrícola': ['0111', 'M'],
+  Almacenes: ['5210', 'M'],
+  Inmobiliaria: ['6810', 'S'],
+  'Estructuras Metálicas': ['2511', 'L'],
+  Conservas: ['1013', 'L'],
+  Aceites: ['1043', 'L'],
+  Ingeniería: ['7112', 'S'],
+  Logística: ['5210', 'L'],
+  Peluquería: ['9602', 'S'],
+  Academia: ['8510', 'S'],
+  Imprenta: ['2562', 'M'],
+}
+/** Self-employed people supplying a small business in their own name. */
+const AUTONOMO_CNAES = ['9602', '4721', '6920', '4520', '5630', '4724', '8623', '4771'] as const
+
+const REJECTION_REASONS = [
+  'El NIF del titular no coincide con el del contrato en vigor en la distribuidora.',
+  'Existe otra solicitud en curso para este CUPS.',
+  'CUPS inexistente o dado de baja en la distribuidora.',
+  'La potencia solicitada supera la máxima admisible (BIE/APM) del suministro.',
+  'La tarifa de acceso solicitada no corresponde a la tensión del suministro.',
+  'Dirección del suministro incompleta o no coincidente con el SIPS.',
+] as const
+const ANNULMENT_REASONS = [
+  'Datos del titular duplicados; se rehace el contrato.',
+  'El cliente no ha firmado en el plazo indicado.',
+  'El cliente decide no continuar con la contratación.',
+  'CUPS incorrecto en el alta.',
+] as const
+const CANCELLATION_REASONS = [
+  ['Baja por cambio de comercializadora (C1 de otra comercializadora).', 55],
+  ['Baja a petición del titular por cierre del local o vivienda.', 20],
+  ['Baja a petición del titular sin cambio de comercializadora.', 12],
+  ['Baja por traspaso del suministro a un nuevo titular.', 13],
+] as const
+
+/** Monthly consumption shapes (January first), normalised to a mean of 1. */
+const SEASON_HOME = normalise([1.28, 1.12, 1.0, 0.86, 0.8, 0.88, 1.12, 1.15, 0.95, 0.86, 0.95, 1.22])
+const SEASON_BUSINESS = normalise([1.05, 1.02, 1.0, 0.95, 0.97, 1.03, 1.1, 0.85, 1.0, 1.0, 1.0, 1.03])
+/** Share of the energy consumed in each energy period, by tariff id. */
+const ENERGY_SHARES: Record<number, readonly number[]> = {
+  1: [0.29, 0.27, 0.44],
+  2: [0.1, 0.16, 0.12, 0.13, 0.14, 0.35],
+  3: [0.08, 0.14, 0.1, 0.12, 0.16, 0.4],
+}
+/** Average tolls and charges (peajes y cargos) added to the indexed price, €/kWh. */
+const TOLLS: Record<number, number> = { 1: 0.055, 2: 0.038, 3: 0.022 }
+/** Meter rental, € per month. */
+const METER_RENTAL: Record<number, number> = { 1: 0.81, 2: 1.8, 3: 21.5 }
+/** Day-ahead market monthly averages (€/MWh, approximate); other months use the month's typical value. */
+const OMIE: Record<string, number> = {
+  '2023-01': 71, '2023-02': 133, '2023-03': 89, '2023-04': 74, '2023-05': 74, '2023-06': 93, '2023-07': 90, '2023-08': 96,
+  '2023-09': 103, '2023-10': 90, '2023-11': 64, '2023-12': 70, '2024-01': 74, '2024-02': 40, '2024-03': 20, '2024-04': 14,
+  '2024-05': 30, '2024-06': 56, '2024-07': 72, '2024-08': 91, '2024-09': 73, '2024-10': 64, '2024-11': 97, '2024-12': 111,
+  '2025-01': 98, '2025-02': 103, '2025-03': 53, '2025-04': 26, '2025-05': 18, '2025-06': 60, '2025-07': 68, '2025-08': 70,
+  '2025-09': 63, '2025-10': 80, '2025-11': 75, '2025-12': 85,
+}
+const OMIE_TYPICAL = [85, 85, 55, 35, 35, 65, 75, 80, 75, 80, 80, 90]
+
+function normalise(values: number[]): number[] {
+  const mean = values.reduce((s, v) => s + v, 0) / values.length
+  return values.map((v) => v / mean)
+}
+
+const round = (v: number, decimals: number) => {
+  const f = 10 ** decimals
+  return Math.round(v * f) / f
+}
+
+// ── dates as day numbers (days since 1970-01-01, UTC) ─────────────────────────
+
+const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+const dayOf = (isoDay: string) => Math.round(Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS)
+const ymd = (day: number) => {
+  const d = new Date(day * DAY_MS)
+  return { y: d.getUTCFullYear(), m: d.getUTCMonth() }
+}
+const monthStart = (y: number, m: number) => Math.round(Date.UTC(y, m, 1) / DAY_MS)
+
+interface HistoryEntry {
+  day: number
+  minute: number
+  user: number | null
+  accion: string
+  from: EstadoCodigo | null
+  to: EstadoCodigo | null
+  detalle: string
+}
+
+interface ClientDraft {
+  id?: number
+  tipo: 'fisica' | 'juridica'
+  nif: string
+  nombre: string | null
+  apellido1: string | null
+  apellido2: string | null
+  razonSocial: string | null
+  formaJuridica: string | null
+  email: string | null
+  telefono: string
+  direccion: string
+  codigoPostal: string
+  municipio: string
+  provinciaId: number
+  iban: string
+  fechaAlta?: string
+  household: boolean
+}
+
+interface PointDraft {
+  id?: number
+  client: ClientDraft
+  cups: string
+  direccion: string
+  codigoPostal: string
+  municipio: string
+  provinciaId: number
+  distribuidora: string
+  tarifaId: number
+  cnae: string
+}
+
+interface ContractDraft {
+  id?: number
+  code?: string
+  client: ClientDraft
+  point: PointDraft
+  estado: EstadoCodigo
+  motivoRechazo: string | null
+  agenteId: number
+  powers: (number | null)[]
+  modalidad: 'fijo' | 'indexado'
+  energy: (number | null)[]
+  fee: number | null
+  powerPrices: (number | null)[]
+  colectivoId: number
+  tipoAltaId: number
+  tipoImpresionId: number
+  tipoComisionId: number | null
+  iban: string
+  consumoAnual: number
+  alta: number
+  firma: number | null
+  activacion: number | null
+  baja: number | null
+  proximaRenovacion: number | null
+  creator: number | null
+  history: HistoryEntry[]
+  renewal: RenewalDraft | null
+  moroso: boolean
+  household: boolean
+}
+
+interface RenewalDraft {
+  fecha: number
+  subestado: number
+  actual: number
+  propuesto: number
+  changedDay: number
+  changedBy: number | null
+}
+
+interface Agent {
+  id: number
+  nivel: number
+  usuario_id: number | null
+  tipo_comision_id: number | null
+  fecha_alta: string
+}
+
+export function seedBusiness(db: Database.Database, rnd: Random, today: Date): void {
+  const T = Math.floor(today.getTime() / DAY_MS)
+  const marcas = db.prepare('SELECT id, dominio FROM marcas ORDER BY id').all() as { id: number; dominio: string }[]
+  const backoffice = (
+    db
+      .prepare(
+        `SELECT DISTINCT u.id FROM usuarios u JOIN usuario_grupos ug ON ug.usuario_id = u.id JOIN grupos g ON g.id = ug.grupo_id
+         WHERE g.nombre IN ('Administradores', 'Backoffice') AND u.activo = 1 ORDER BY u.id`,
+      )
+      .all() as { id: number }[]
+  ).map((u) => u.id)
+  const agentsOf = db.prepare('SELECT id, nivel, usuario_id, tipo_comision_id, fecha_alta FROM agentes WHERE marca_id = ? ORDER BY id')
+
+  const insertClient = db.prepare(
+    `INSERT INTO clientes (marca_id, tipo, nif, nombre, apellido1, apellido2, razon_social, forma_juridica, email, telefono,
+       direccion, codigo_postal, municipio, provincia_id, iban, fecha_alta)
+     VALUES (@marca, @tipo, @nif, @nombre, @apellido1, @apellido2, @razonSocial, @formaJuridica, @email, @telefono,
+       @direccion, @codigoPostal, @municipio, @provinciaId, @iban, @fechaAlta)`,
+  )
+  const insertPoint = db.prepare(
+    `INSERT INTO puntos_suministro (marca_id, cliente_id, cups, direccion, codigo_postal, municipio, provincia_id,
+       distribuidora_codigo, distribuidora_nombre, tarifa_id, cnae)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const insertContract = db.prepare(
+    `INSERT INTO contratos (marca_id, codigo, cliente_id, punto_suministro_id, tarifa_id, estado, motivo_rechazo, agente_id,
+       potencia_p1, potencia_p2, potencia_p3, potencia_p4, potencia_p5, potencia_p6, modalidad,
+       precio_energia_p1, precio_energia_p2, precio_energia_p3, precio_energia_p4, precio_energia_p5, precio_energia_p6, fee_mwh,
+       precio_potencia_p1, precio_potencia_p2, precio_potencia_p3, precio_potencia_p4, precio_potencia_p5, precio_potencia_p6,
+       cnae, tipo_alta_solicitud_id, tipo_impresion_factura_id, tipo_comision_id, colectivo_id, iban, consumo_anual_kwh,
+       fecha_alta, fecha_firma, fecha_activacion, fecha_baja, fecha_proxima_renovacion, creado_en, creado_por, actualizado_en, actualizado_por)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const insertHistory = db.prepare(
+    'INSERT INTO contrato_historial (contrato_id, fecha, usuario_id, accion, estado_anterior, estado_nuevo, detalle) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  )
+  const insertInvoice = db.prepare(
+    `INSERT INTO facturas (marca_id, numero, contrato_id, periodo_desde, periodo_hasta, fecha_emision, fecha_vencimiento, consumo_kwh,
+       termino_energia, termino_potencia, impuesto_electrico, alquiler_contador, base_imponible, iva, total, estado_pago, fecha_cobro)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const insertRenewal = db.prepare(
+    `INSERT INTO renovaciones (marca_id, contrato_id, fecha_renovacion, subestado_id, precio_actual, precio_propuesto, actualizado_en, actualizado_por)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+
+  const between = (min: number, max: number) => min + rnd.next() * (max - min)
+  const stamp = (day: number, minute: number) => {
+    const hh = String(Math.floor(minute / 60)).padStart(2, '0')
+    const mm = String(minute % 60).padStart(2, '0')
+    return `${iso(day)}T${hh}:${mm}:${String(rnd.int(0, 59)).padStart(2, '0')}Z`
+  }
+  const officeMinute = () => rnd.int(8 * 60, 19 * 60 + 30)
+  const batchMinute = () => rnd.int(5 * 60, 7 * 60 + 30)
+  const staff = () => rnd.pick(backoffice)
+  const usedCups = new Set<string>()
+
+  const newIban = () => makeIban(rnd.pick(BANKS), rnd.digits(4), rnd.digits(10))
+  const newCups = (provinciaId: number) => {
+    const distribuidora = DISTRIBUIDORA_POR_PROVINCIA[provinciaId] ?? '0021'
+    for (;;) {
+      const cups = makeCups(distribuidora, rnd.digits(12), rnd.chance(0.6) ? '0F' : '')
+      if (!usedCups.has(cups)) {
+        usedCups.add(cups)
+        return { cups, distribuidora }
+      }
+    }
+  }
+  const place = (provinciaId?: number) => {
+    const prov = provinciaId ?? rnd.weighted(PROVINCE_WEIGHTS)
+    const [municipio, cp] = rnd.pick(MUNICIPIOS[prov] ?? [['Madrid', '280'] as const])
+    return { provinciaId: prov, municipio, codigoPostal: cp + String(rnd.int(1, 99)).padStart(2, '0') }
+  }
+  const homeAddress = () => {
+    const calle = rnd.pick(CALLES.filter((c) => !c.startsWith('Polígono')))
+    return rnd.chance(0.7)
+      ? `${calle}, ${rnd.int(1, 140)}, ${rnd.int(1, 9)}º ${rnd.pick(['A', 'B', 'C', 'D', 'Izda.', 'Dcha.'])}`
+      : `${calle}, ${rnd.int(1, 140)}`
+  }
+  const businessAddress = (size: Size) => {
+    const calle = size === 'L' && rnd.chance(0.6) ? 'Polígono Industrial El Pla, nave' : rnd.pick(CALLES)
+    return calle.endsWith('nave') ? `${calle} ${rnd.int(1, 60)}` : `${calle}, ${rnd.int(1, 140)}${rnd.chance(0.5) ? ', bajo' : ''}`
+  }
+
+  for (const marca of marcas) {
+    const prefix = brandPrefix(marca.dominio)
+    const agents = agentsOf.all(marca.id) as Agent[]
+    // Sales spread unevenly: level-3 agents sell most, a few level-2 sub-agencies sell directly.
+    const sellers = agents
+      .filter((a) => a.nivel >= 2)
+      .map((a) => [a, (a.nivel === 3 ? 0.85 / 24 : 0.15 / 12) * between(0.4, 1.6)] as const)
+    const pickAgent = (alta: number) => {
+      const eligible = sellers.filter(([a]) => dayOf(a.fecha_alta) <= alta)
+      return rnd.weighted(eligible.length ? eligible : sellers)
+    }
+    /**
+     * Days since sign-up: any day of the last three years, recent ones likelier (a growing
+     * business): mostly a density falling as (1 − age/3 years)^GROWTH, plus an even spread.
+     */
+    const signUpAge = () => {
+      const x = rnd.chance(GROWTH_TAIL) ? rnd.next() : 1 - (1 - rnd.next()) ** (1 / (GROWTH + 1))
+      return Math.floor(MAX_AGE_DAYS * x)
+    }
+    const nifs = new Set<string>()
+    const uniqueNif = (make: () => string) => {
+      for (;;) {
+        const nif = make()
+        if (!nifs.has(nif)) {
+          nifs.add(nif)
+          return nif
+        }
+      }
+    }
+
+    const clients: ClientDraft[] = []
+    const points: PointDraft[] = []
+    const contracts: ContractDraft[] = []
+
+    while (contracts.length < CONTRACTS_PER_BRAND) {
+      // ── the client ──
+      const person = rnd.chance(0.7)
+      const where = place()
+      let client: ClientDraft
+      let size: Size = 'S'
+      let cnae = '9820'
+      let colectivo = 1
+      if (person) {
+        const nombre = rnd.pick(NOMBRES)
+        const apellido1 = rnd.pick(APELLIDOS)
+        const apellido2 = rnd.pick(APELLIDOS)
+        const nif = uniqueNif(() => {
+          if (rnd.chance(0.9)) return makeDni(rnd.int(5_000_000, 79_999_999))
+          const first = rnd.weighted([['X', 5], ['Y', 4], ['Z', 1]] as const)
+          const digits = rnd.digits(7)
+          return `${first}${digits}${dniLetter(Number(String('XYZ'.indexOf(first)) + digits))}`
+        })
+        const autonomo = rnd.chance(0.08)
+        if (autonomo) {
+          cnae = rnd.pick(AUTONOMO_CNAES)
+          colectivo = 2
+        } else if (rnd.chance(0.05)) colectivo = 6
+        client = {
+          tipo: 'fisica',
+          nif,
+          nombre,
+          apellido1,
+          apellido2,
+          razonSocial: null,
+          formaJuridica: null,
+          email: rnd.chance(0.88) ? `${slug(nombre)}.${slug(apellido1)}${rnd.int(1, 99)}@${rnd.pick(MAIL_DOMAINS)}` : null,
+          telefono: rnd.chance(0.85) ? `6${rnd.digits(8)}` : `9${rnd.digits(8)}`,
+          direccion: homeAddress(),
+          ...where,
+          iban: newIban(),
+          household: !autonomo,
+        }
+      } else {
+        let razonSocial: string
+        let letter: string
+        let forma: string | null
+        if (rnd.chance(0.03)) {
+          razonSocial = `Ayuntamiento de ${where.municipio}`
+          letter = 'P'
+          forma = null
+          cnae = '8411'
+          size = 'M'
+          colectivo = 4
+        } else {
+          const nucleo = rnd.pick(EMPRESA_NUCLEOS)
+          const negocio = NEGOCIOS[nucleo]
+          cnae = negocio[0]
+          size = negocio[1]
+          colectivo = 2
+          if (nucleo === 'Comunidad de Propietarios') {
+            letter = 'H'
+            forma = null
+            razonSocial = `Comunidad de Propietarios ${rnd.pick(CALLES.filter((c) => !c.startsWith('Polígono')))}, ${rnd.int(1, 120)}`
+            colectivo = 5
+          } else if (nucleo === 'Cooperativa Agrícola') {
+            letter = 'F'
+            forma = 'S.Coop.'
+            razonSocial = `${nucleo} ${rnd.pick(EMPRESA_ADJETIVOS)} ${forma}`
+          } else {
+            ;[letter, forma] = rnd.weighted([[['B', 'S.L.'], 78], [['A', 'S.A.'], 12], [['E', 'C.B.'], 5], [['J', 'S.C.'], 5]] as const)
+            const name = nucleo === 'Hermanos' ? `Hermanos ${rnd.pick(APELLIDOS)}` : `${nucleo} ${rnd.chance(0.5) ? rnd.pick(APELLIDOS) : rnd.pick(EMPRESA_ADJETIVOS)}`
+            razonSocial = `${name} ${forma}`
+          }
+        }
+        const nif = uniqueNif(() => makeCif(letter, (letter === 'P' ? String(where.provinciaId).padStart(2, '0') + rnd.digits(5) : rnd.digits(7))))
+        const mailName = slug(razonSocial.replace(/\b(S\.L\.|S\.A\.|C\.B\.|S\.C\.|S\.Coop\.)/g, '')).slice(0, 24)
+        client = {
+          tipo: 'juridica',
+          nif,
+          nombre: null,
+          apellido1: null,
+          apellido2: null,
+          razonSocial,
+          formaJuridica: forma,
+          email: `${rnd.pick(['info', 'administracion', 'contabilidad', 'facturas'])}@${mailName}.es`,
+          telefono: `9${rnd.digits(8)}`,
+          direccion: businessAddress(size),
+          ...where,
+          iban: newIban(),
+          household: false,
+        }
+      }
+      clients.push(client)
+
+      // ── its supply points and one contract on each ──
+      const nPoints = Math.min(
+        CONTRACTS_PER_BRAND - contracts.length,
+        person ? rnd.weighted([[1, 92], [2, 6], [3, 2]] as const) : rnd.weighted([[1, 78], [2, 15], [3, 7]] as const),
+      )
+      for (let p = 0; p < nPoints; p++) {
+        const samePlace = p === 0 || rnd.chance(0.5)
+        const loc = samePlace ? { provinciaId: client.provinciaId, municipio: client.municipio, codigoPostal: client.codigoPostal } : place(rnd.chance(0.6) ? client.provinciaId : undefined)
+        const { cups, distribuidora } = newCups(loc.provinciaId)
+        const tarifaId = client.household || cnae === '9820'
+          ? 1
+          : size === 'S'
+            ? rnd.weighted([[1, 75], [2, 25]] as const)
+            : size === 'M'
+              ? rnd.weighted([[1, 35], [2, 59], [3, 6]] as const)
+              : rnd.weighted([[2, 72], [3, 28]] as const)
+        const point: PointDraft = {
+          client,
+          cups,
+          direccion: p === 0 ? client.direccion : client.household ? homeAddress() : businessAddress(size),
+          ...loc,
+          distribuidora,
+          tarifaId,
+          cnae,
+        }
+        points.push(point)
+        contracts.push(makeContract(point, client.household, colectivo))
+      }
+    }
+
+    function makeContract(point: PointDraft, household: boolean, colectivoBase: number): ContractDraft {
+      const tarifaId = point.tarifaId
+      // ── powers (kW) ──
+      const powers: (number | null)[] = [null, null, null, null, null, null]
+      if (tarifaId === 1) {
+        const p1 = household
+          ? rnd.weighted([[3.3, 10], [3.45, 18], [4.4, 12], [4.6, 22], [5.5, 10], [5.75, 12], [6.6, 5], [6.9, 6], [8.05, 2], [9.2, 2], [9.9, 1]] as const)
+          : rnd.pick([4.6, 5.75, 6.9, 8.05, 9.2, 9.9] as const)
+        powers[0] = p1
+        powers[1] = rnd.chance(0.8) ? p1 : rnd.pick([3.45, 4.6, 5.75, 6.9, 8.05, 9.9].filter((v) => v !== p1))
+      } else if (tarifaId === 2) {
+        let p: number = rnd.pick([15, 17.32, 20, 25, 30, 34.64, 40, 45, 50, 60, 69.28, 80] as const)
+        for (let i = 0; i < 6; i++) {
+          if (i > 0 && rnd.chance(i === 5 ? 0.45 : 0.15)) p = Math.min(100, round(p + rnd.pick([2.5, 5, 10] as const), 2))
+          powers[i] = p
+        }
+      } else {
+        let p = rnd.int(20, 90) * 5
+        for (let i = 0; i < 6; i++) {
+          if (i > 0 && rnd.chance(i === 5 ? 0.5 : 0.2)) p = Math.min(450, p + rnd.int(1, 6) * 5)
+          powers[i] = p
+        }
+        powers[0] = Math.max(100, powers[0]!)
+      }
+      const maxPower = Math.max(...powers.filter((p): p is number => p !== null))
+
+      // ── prices ──
+      const modalidad: 'fijo' | 'indexado' = rnd.chance(tarifaId === 3 ? 0.6 : household ? 0.15 : 0.35) ? 'indexado' : 'fijo'
+      const energy: (number | null)[] = [null, null, null, null, null, null]
+      let fee: number | null = null
+      if (modalidad === 'indexado') {
+        fee = round(tarifaId === 1 ? between(6, 15) : tarifaId === 2 ? between(4, 10) : between(2, 6), 2)
+      } else if (tarifaId === 1) {
+        if (rnd.chance(0.3)) {
+          const single = round(between(0.125, 0.155), 6)
+          energy[0] = energy[1] = energy[2] = single
+        } else {
+          energy[0] = round(between(0.165, 0.19), 6)
+          energy[1] = round(between(0.135, 0.155), 6)
+          energy[2] = round(between(0.11, 0.125), 6)
+        }
+      } else {
+        let e = tarifaId === 2 ? between(0.17, 0.19) : between(0.15, 0.17)
+        for (let i = 0; i < 6; i++) {
+          energy[i] = round(Math.max(0.11, e), 6)
+          e -= i === 4 ? between(0.01, 0.02) : between(0.005, 0.015)
+        }
+      }
+      const powerPrices: (number | null)[] = [null, null, null, null, null, null]
+      if (tarifaId === 1) {
+        powerPrices[0] = round(between(0.088, 0.108), 6)
+        powerPrices[1] = round(between(0.0035, 0.009), 6)
+      } else {
+        const base = tarifaId === 2 ? [0.0423, 0.0241, 0.0113, 0.0098, 0.0069, 0.004] : [0.072, 0.061, 0.034, 0.026, 0.006, 0.0035]
+        const k = between(1, 1.12)
+        base.forEach((v, i) => (powerPrices[i] = round(v * k, 6)))
+      }
+
+      // ── annual consumption (kWh) ──
+      let consumo: number
+      if (point.cnae === '9820') consumo = Math.min(5500, Math.max(1800, 1800 + ((powers[0]! - 3.3) / 6.6) * 2600 + between(-500, 900)))
+      else if (tarifaId === 1) consumo = between(2500, 14000)
+      else if (tarifaId === 2) consumo = maxPower * between(900, 2600)
+      else consumo = maxPower * between(2500, 5000)
+      consumo = Math.round(consumo / 10) * 10
+
+      // ── life cycle: the sign-up day first (a growing business), then where its path stands today ──
+      const alta = T - signUpAge()
+      const age = T - alta
+      // Some contracts wait: an unfinished draft, a client slow to sign, papers checked before
+      // sending, a distributor slow to answer.
+      const stallDraft = rnd.chance(0.3) ? rnd.int(3, 50) : 0
+      const stallSign = rnd.chance(0.35) ? rnd.int(4, 40) : 0
+      const stallCheck = rnd.chance(0.5) ? rnd.int(2, 20) : 0
+      const slowAnswer = rnd.chance(0.5) ? rnd.int(5, 30) : 0
+      const tPend = rnd.int(0, 1) + stallDraft
+      const tFirma = tPend + rnd.int(1, 6) + stallSign
+      const tEnvio = tFirma + rnd.int(0, 3) + stallCheck
+      const tResp = tEnvio + rnd.int(3, 12) + slowAnswer
+      const tActiv = tResp + rnd.int(15, 30)
+      const fate = rnd.weighted([['suministro', 91.5], ['anulado', 3], ['desistido', 2], ['rechazado', 3.5]] as const)
+      // Cancelled before signing: a stalled draft or an unsigned contract.
+      const anulFrom: EstadoCodigo = stallSign > 0 || rnd.chance(0.4) ? 'pendiente_firma' : 'borrador'
+      const tAnul = anulFrom === 'borrador' ? rnd.int(1, Math.max(2, tPend + 10)) : tPend + rnd.int(2, 30 + stallSign)
+      // Within 14 days of signing, before the distributor answers.
+      const tDesist = Math.min(tFirma + rnd.int(1, 13), tResp - 1)
+      // Churn after at least two months of supply; about one in six within a year.
+      const churnAfter = 60 + Math.floor(-Math.log(1 - rnd.next()) * 1500)
+      const modification = rnd.chance(0.035)
+      const modAgo = rnd.int(1, 20)
+
+      const path: EstadoCodigo[] = ['borrador', 'pendiente_firma', 'firmado', 'enviado_distribuidora', 'aceptado', 'activo']
+      const reachedAt = [0, tPend, tFirma, tEnvio, tResp, tActiv]
+      let step = 0
+      for (let i = 0; i < path.length; i++) if (age >= reachedAt[i]!) step = i
+      let estado: EstadoCodigo = path[step]!
+      if (fate === 'anulado') {
+        // Stuck where it was until cancelled.
+        step = Math.min(step, path.indexOf(anulFrom))
+        estado = age >= tAnul ? 'anulado' : path[step]!
+      } else if (fate === 'desistido' && age >= tDesist) {
+        estado = 'desistido'
+        step = tDesist >= tEnvio ? 3 : 2
+      } else if (fate === 'rechazado' && age >= tResp) {
+        estado = 'rechazado'
+        step = 3
+      }
+      let supplyDays = 0
+      if (estado === 'activo') {
+        supplyDays = age - tActiv
+        if (churnAfter < supplyDays) estado = 'baja'
+        else if (modification && supplyDays > 90) estado = 'modificacion_en_curso'
+      }
+
+      const agent = pickAgent(alta)
+      const creator = agent.usuario_id !== null && rnd.chance(0.7) ? agent.usuario_id : staff()
+      const history: HistoryEntry[] = []
+      const push = (day: number, user: number | null, accion: string, from: EstadoCodigo | null, to: EstadoCodigo | null, detalle: string, system = false) =>
+        history.push({ day, minute: system ? batchMinute() : officeMinute(), user, accion, from, to, detalle })
+      const distribuidoraNombre = DISTRIBUIDORAS[point.distribuidora] ?? point.distribuidora
+      const tipoAltaId = rnd.weighted([[1, 70], [2, 18], [3, 12]] as const)
+      const tipoAltaCodigo = ['C1', 'C2', 'A3'][tipoAltaId - 1]!
+
+      push(alta, creator, 'alta', null, 'borrador', 'Contrato dado de alta en borrador.')
+      let motivoRechazo: string | null = null
+      let firma: number | null = null
+      let activacion: number | null = null
+      let baja: number | null = null
+      if (step >= 1) {
+        push(alta + tPend, creator, 'envio_firma', 'borrador', 'pendiente_firma', `Enviado a firma electrónica${point.client.email ? ` a ${point.client.email}` : ' por SMS'}.`)
+      }
+      if (step >= 2) {
+        firma = alta + tFirma
+        push(firma, null, 'firma', 'pendiente_firma', 'firmado', 'Firmado electrónicamente por el titular; evidencias custodiadas.', true)
+      }
+      if (step >= 3) {
+        push(alta + tEnvio, staff(), 'envio_distribuidora', 'firmado', 'enviado_distribuidora', `Solicitud ${tipoAltaCodigo} enviada a ${distribuidoraNombre} (paso 01).`)
+      }
+      if (estado === 'rechazado') {
+        motivoRechazo = rnd.pick(REJECTION_REASONS)
+        push(alta + tResp, null, 'rechazo', 'enviado_distribuidora', 'rechazado', `Solicitud rechazada por la distribuidora: ${motivoRechazo}`, true)
+      }
+      if (step >= 4) push(alta + tResp, null, 'aceptacion', 'enviado_distribuidora', 'aceptado', 'Solicitud aceptada por la distribuidora (paso 02).', true)
+      if (step >= 5) {
+        activacion = alta + tActiv
+        push(activacion, null, 'activacion', 'aceptado', 'activo', 'Activación del suministro comunicada por la distribuidora (paso 05).', true)
+      }
+      if (estado === 'desistido') {
+        push(alta + tDesist, staff(), 'desistimiento', path[step]!, 'desistido', 'El titular ejerce su derecho de desistimiento dentro del plazo de 14 días.')
+      }
+      if (estado === 'anulado') push(alta + tAnul, staff(), 'anulacion', anulFrom, 'anulado', `Contrato anulado: ${rnd.pick(ANNULMENT_REASONS)}`)
+      if (estado === 'baja') supplyDays = churnAfter
+
+      const contract: ContractDraft = {
+        client: point.client,
+        point,
+        estado,
+        motivoRechazo,
+        agenteId: agent.id,
+        powers,
+        modalidad,
+        energy,
+        fee,
+        powerPrices,
+        colectivoId: tarifaId === 3 && colectivoBase === 2 ? 3 : colectivoBase,
+        tipoAltaId,
+        tipoImpresionId: rnd.weighted([[1, household ? 65 : 80], [2, household ? 17 : 5], [3, household ? 18 : 15]] as const),
+        tipoComisionId: agent.tipo_comision_id,
+        iban: rnd.chance(0.95) ? point.client.iban : newIban(),
+        consumoAnual: consumo,
+        alta,
+        firma,
+        activacion,
+        baja: null,
+        proximaRenovacion: null,
+        creator,
+        history,
+        renewal: null,
+        moroso: rnd.chance(0.05),
+        household,
+      }
+
+      // ── anniversaries: tacit renewals, the one being worked on, the next date ──
+      if (activacion !== null) {
+        const end = estado === 'baja' ? activacion + supplyDays : T
+        if (estado === 'baja') {
+          baja = end
+          contract.baja = baja
+        }
+        let n = 1
+        for (;;) {
+          const anniversary = dayOf(addYears(iso(activacion), n))
+          if (estado === 'baja') {
+            if (anniversary >= end) break
+            push(anniversary, null, 'renovacion', null, null, `Renovación tácita por un año, hasta el ${iso(dayOf(addYears(iso(activacion), n + 1)))}.`, true)
+            n++
+            continue
+          }
+          if (anniversary < T - RENEWAL_WINDOW.before) {
+            push(anniversary, null, 'renovacion', null, null, `Renovación tácita por un año, hasta el ${iso(dayOf(addYears(iso(activacion), n + 1)))}.`, true)
+            n++
+            continue
+          }
+          if (anniversary <= T + RENEWAL_WINDOW.after) {
+            contract.renewal = makeRenewal(contract, anniversary, push)
+            contract.proximaRenovacion = contract.renewal.subestado === 4 ? dayOf(addYears(iso(anniversary), 1)) : anniversary
+          } else contract.proximaRenovacion = anniversary
+          break
+        }
+        if (estado === 'modificacion_en_curso') {
+          push(T - modAgo, staff(), 'modificacion', 'activo', 'modificacion_en_curso', 'Solicitud de modificación de potencia (M1) enviada a la distribuidora.')
+        }
+        if (estado === 'baja') {
+          push(baja!, null, 'baja', 'activo', 'baja', rnd.weighted(CANCELLATION_REASONS), true)
+        }
+      }
+      // Chronological: by day, and within a day in the order the events happened (their minutes re-dealt in order).
+      const order = new Map(history.map((h, i) => [h, i]))
+      history.sort((a, b) => a.day - b.day || order.get(a)! - order.get(b)!)
+      for (let i = 0; i < history.length; ) {
+        let j = i
+        while (j < history.length && history[j]!.day === history[i]!.day) j++
+        const minutes = history.slice(i, j).map((h) => h.minute).sort((a, b) => a - b)
+        for (let k = i; k < j; k++) history[k]!.minute = Math.max(minutes[k - i]!, k > i ? history[k - 1]!.minute + 1 : 0)
+        i = j
+      }
+      return contract
+    }
+
+    function makeRenewal(contract: ContractDraft, fecha: number, push: (day: number, user: number | null, accion: string, from: EstadoCodigo | null, to: EstadoCodigo | null, detalle: string, system?: boolean) => void): RenewalDraft {
+      const offset = fecha - T
+      const subestado =
+        offset < 0
+          ? rnd.weighted([[4, 62], [3, 10], [5, 12], [6, 16]] as const)
+          : offset <= 30
+            ? rnd.weighted([[1, 18], [2, 40], [3, 17], [4, 10], [5, 5], [6, 10]] as const)
+            : rnd.weighted([[1, 65], [2, 30], [3, 5]] as const)
+      const fixed = contract.modalidad === 'fijo'
+      const energyPrices = contract.energy.filter((p): p is number => p !== null)
+      const actual = fixed ? round(energyPrices.reduce((s, v) => s + v, 0) / energyPrices.length, 6) : contract.fee!
+      const propuesto = fixed ? round(actual * (1 + between(-0.08, 0.06)), 6) : round(Math.max(2, actual + between(-2, 3)), 2)
+      const unit = fixed ? '€/kWh' : '€/MWh'
+      const fmt = (v: number) => v.toLocaleString('es-ES', { minimumFractionDigits: fixed ? 4 : 2, maximumFractionDigits: fixed ? 4 : 2 })
+      // The window opens 90 days ahead; the offer goes out 20–45 days before the date.
+      const opened = fecha - RENEWAL_WINDOW.after
+      let changedDay = Math.min(T, opened)
+      let changedBy: number | null = null
+      const offerDay = Math.min(T - 1, fecha - rnd.int(20, 45))
+      if (subestado !== 1) {
+        const by = staff()
+        push(Math.max(opened, offerDay), by, 'oferta_renovacion', null, null, `Oferta de renovación enviada al titular: ${fmt(actual)} → ${fmt(propuesto)} ${unit}.`)
+        changedDay = Math.max(opened, offerDay)
+        changedBy = by
+      }
+      if (subestado >= 3) {
+        const answer = Math.min(T, changedDay + rnd.int(2, 20))
+        const by = staff()
+        const detail =
+          subestado === 4
+            ? `Renovado con nuevas condiciones hasta el ${addYears(iso(fecha), 1)} (${fmt(actual)} → ${fmt(propuesto)} ${unit}).`
+            : subestado === 3
+              ? 'El titular acepta la oferta de renovación.'
+              : subestado === 5
+                ? 'El titular rechaza la oferta: el contrato no se renovará.'
+                : 'El titular solicita la baja al vencimiento del contrato.'
+        push(answer, by, subestado === 4 ? 'renovacion' : 'cambio_subestado_renovacion', null, null, detail)
+        changedDay = answer
+        changedBy = by
+      }
+      if (subestado === 4) {
+        // The renewed prices are now the contract's.
+        const ratio = propuesto / actual
+        if (fixed) contract.energy = contract.energy.map((p) => (p === null ? null : round(p * ratio, 6)))
+        else contract.fee = propuesto
+      }
+      return { fecha, subestado, actual, propuesto, changedDay, changedBy }
+    }
+
+    // ── insert clients and points, then contracts in sign-up order (codes follow the calendar) ──
+    const firstAlta = new Map<ClientDraft, number>()
+    for (const c of contracts) firstAlta.set(c.client, Math.min(firstAlta.get(c.client) ?? Infinity, c.alta))
+    for (const client of clients) {
+      const day = firstAlta.get(client) ?? T
+      client.id = insertClient.run({
+        marca: marca.id,
+        tipo: client.tipo,
+        nif: client.nif,
+        nombre: client.nombre,
+        apellido1: client.apellido1,
+        apellido2: client.apellido2,
+        razonSocial: client.razonSocial,
+        formaJuridica: client.formaJuridica,
+        email: client.email,
+        telefono: client.telefono,
+        direccion: client.direccion,
+        codigoPostal: client.codigoPostal,
+        municipio: client.municipio,
+        provinciaId: client.provinciaId,
+        iban: client.iban,
+        fechaAlta: iso(day),
+      }).lastInsertRowid as number
+    }
+    for (const p of points) {
+      p.id = insertPoint.run(marca.id, p.client.id, p.cups, p.direccion, p.codigoPostal, p.municipio, p.provinciaId, p.distribuidora, DISTRIBUIDORAS[p.distribuidora] ?? p.distribuidora, p.tarifaId, p.cnae)
+        .lastInsertRowid as number
+    }
+    contracts.sort((a, b) => a.alta - b.alta || (a.history[0]?.minute ?? 0) - (b.history[0]?.minute ?? 0))
+    const seqByYear = new Map<number, number>()
+    for (const c of contracts) {
+      const year = ymd(c.alta).y
+      const seq = (seqByYear.get(year) ?? 0) + 1
+      seqByYear.set(year, seq)
+      c.code = contractCode(prefix, year, seq)
+      const stamps = c.history.map((h) => stamp(h.day, h.minute))
+      const last = c.history[c.history.length - 1]!
+      c.id = insertContract.run(
+        marca.id, c.code, c.client.id, c.point.id, c.point.tarifaId, c.estado, c.motivoRechazo, c.agenteId,
+        ...c.powers, c.modalidad, ...c.energy, c.fee, ...c.powerPrices,
+        c.point.cnae, c.tipoAltaId, c.tipoImpresionId, c.tipoComisionId, c.colectivoId, c.iban, c.consumoAnual,
+        iso(c.alta), c.firma === null ? null : iso(c.firma), c.activacion === null ? null : iso(c.activacion), c.baja === null ? null : iso(c.baja),
+        c.proximaRenovacion === null ? null : iso(c.proximaRenovacion),
+        stamps[0]!, c.creator, stamps[stamps.length - 1]!, last.user ?? null,
+      ).lastInsertRowid as number
+      c.history.forEach((h, i) => insertHistory.run(c.id, stamps[i]!, h.user, h.accion, h.from, h.to, h.detalle))
+      if (c.renewal) {
+        const r = c.renewal
+        insertRenewal.run(marca.id, c.id, iso(r.fecha), r.subestado, r.actual, r.propuesto, stamp(r.changedDay, r.changedBy === null ? batchMinute() : officeMinute()), r.changedBy)
+      }
+    }
+
+    // ── invoices: one per calendar month of supply, numbered in issue order ──
+    interface InvoiceDraft {
+      contract: ContractDraft
+      from: number
+      to: number
+      issue: number
+      values: [number, number, number, number, number, number, number, number]
+    }
+    const invoices: InvoiceDraft[] = []
+    for (const c of contracts) {
+      if (c.activacion === null) continue
+      const end = c.baja ?? T - 1
+      const tariff = c.point.tarifaId
+      const season = c.household ? SEASON_HOME : SEASON_BUSINESS
+      let { y, m } = ymd(Math.max(c.activacion, T - MAX_AGE_DAYS - 31))
+      for (;;) {
+        const first = monthStart(y, m)
+        const next = monthStart(m === 11 ? y + 1 : y, (m + 1) % 12)
+        if (first > end) break
+        const from = Math.max(first, c.activacion)
+        const lastOfMonth = next - 1
+        const to = Math.min(lastOfMonth, end)
+        const closes = c.baja !== null && to === c.baja
+        if (to === lastOfMonth || closes) {
+          const issue = to + rnd.int(1, 10)
+          if (issue <= T) {
+            const days = to - from + 1
+            const monthDays = next - first
+            const kwh = round((c.consumoAnual / 12) * season[m]! * (days / monthDays) * between(0.88, 1.12), 0)
+            let price: number
+            if (c.modalidad === 'fijo') {
+              const shares = ENERGY_SHARES[tariff]!
+              price = shares.reduce((s, share, i) => s + share * (c.energy[i] ?? 0), 0)
+            } else {
+              const omie = OMIE[`${y}-${String(m + 1).padStart(2, '0')}`] ?? OMIE_TYPICAL[m]!
+              price = ((omie + c.fee!) * 1.16) / 1000 + TOLLS[tariff]!
+            }
+            const energia = round(kwh * price, 2)
+            const potencia = round(c.powers.reduce<number>((s, p, i) => s + (p ?? 0) * (c.powerPrices[i] ?? 0), 0) * days, 2)
+            const impuesto = round((energia + potencia) * ELECTRICITY_TAX, 2)
+            const alquiler = round(((METER_RENTAL[tariff]! * 12) / 365) * days, 2)
+            const base = round(energia + potencia + impuesto + alquiler, 2)
+            const iva = round(base * VAT, 2)
+            invoices.push({ contract: c, from, to, issue, values: [kwh, energia, potencia, impuesto, alquiler, base, iva, round(base + iva, 2)] })
+          }
+        }
+        if (closes) break
+        y = m === 11 ? y + 1 : y
+        m = (m + 1) % 12
+      }
+    }
+    invoices.sort((a, b) => a.issue - b.issue || (a.contract.id ?? 0) - (b.contract.id ?? 0))
+    const invoiceSeq = new Map<number, number>()
+    for (const inv of invoices) {
+      const year = ymd(inv.issue).y
+      const seq = (invoiceSeq.get(year) ?? 0) + 1
+      invoiceSeq.set(year, seq)
+      const due = inv.issue + 30
+      let estado: 'pagada' | 'pendiente' | 'devuelta' | 'impagada' = 'pagada'
+      let cobro: number | null = due - rnd.int(0, 3)
+      if (due >= T) {
+        estado = 'pendiente'
+        cobro = null
+      } else if (inv.contract.moroso && due >= T - 240 && rnd.chance(0.45)) {
+        estado = T - due > 60 ? 'impagada' : 'devuelta'
+        cobro = null
+      } else if (T - due <= 60 && rnd.chance(0.015)) {
+        estado = 'devuelta'
+        cobro = null
+      } else if (cobro > T) cobro = T
+      insertInvoice.run(
+        marca.id, invoiceNumber(prefix, year, seq), inv.contract.id, iso(inv.from), iso(inv.to), iso(inv.issue), iso(due),
+        ...inv.values, estado, cobro === null ? null : iso(cobro),
+      )
+    }
+  }
+}
