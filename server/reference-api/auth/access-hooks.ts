@@ -2,20 +2,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type Database from 'better-sqlite3'
 import { fail } from '../lib/http'
 import type { Marca } from '../lib/context'
+import { authenticateApiKey } from '../lib/api-keys'
 import type { TokenService } from './tokens'
 import type { UsersRepo } from './users-repo'
 
 /** Calls anyone may make: sign-in, refresh and the password recovery flow. */
 export const PUBLIC_PATHS = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/request-change-password', '/api/auth/change-password'])
 
+/** Calls of the public integration API: authenticated by `X-Api-Key`, never by a bearer token. */
+export const API_KEY_PREFIX = '/api/public/'
+
 /**
  * Every /api request names its brand (X-Brand-Domain) and, unless public, carries a valid
  * bearer token of an active user. Brand-owned data is then scoped by `request.marca`.
  */
-export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Database; tokens: TokenService; users: UsersRepo }) {
+export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Database; tokens: TokenService; users: UsersRepo; now?: () => number }) {
   const marcaByDomain = deps.db.prepare<[string], Marca>('SELECT id, dominio, nombre FROM marcas WHERE dominio = ?')
   app.decorateRequest('marca', null as never)
   app.decorateRequest('caller', null)
+  app.decorateRequest('apiCaller', null)
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return
@@ -27,6 +32,10 @@ export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Da
 
     const path = request.url.split('?', 1)[0]!.replace(/\/+$/, '')
     if (PUBLIC_PATHS.has(path)) return
+    if (`${path}/`.startsWith(API_KEY_PREFIX)) {
+      request.apiCaller = authenticateApiKey(request, deps.db, (deps.now ?? Date.now)())
+      return
+    }
     request.caller = await authenticate(request, deps)
   })
 }
