@@ -24,6 +24,11 @@ const ACCESSIBLE_SEVERITIES: Record<string, string> = {
   '#0284c7': '#075985',
   '#a855f7': '#7e22ce',
   '#9333ea': '#6b21a8',
+  // toast and message texts on their pastel backgrounds
+  '#1ea97c': '#0f6e50',
+  '#3b82f6': '#1d4ed8',
+  '#cc8925': '#854d0e',
+  '#ff5757': '#b42318',
 }
 const ACCESSIBLE_PRIMARY: Record<string, Record<string, string>> = {
   'lara-light-green': { '#10b981': '#047857', '#059669': '#065f46', ...ACCESSIBLE_SEVERITIES },

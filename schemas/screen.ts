@@ -45,7 +45,9 @@ export type Option = Type.Static<typeof Option>
 /** Options fetched from an endpoint: which field is the value and which the label. */
 export const OptionSource = Type.Object(
   {
-    endpoint: ApiPath,
+    /** Where the items come from: an endpoint, or (`from`) a list already in the context, e.g. `row.Permisos`. */
+    endpoint: Type.Optional(ApiPath),
+    from: Type.Optional(Type.String()),
     params: Type.Optional(Params),
     /** Where the array is in the answer (dotted path); the answer itself when absent. */
     path: Type.Optional(Type.String()),
@@ -202,7 +204,7 @@ export const Screen = Type.Cyclic(
         id: Identifier,
         label: Text,
         icon: Type.Optional(Type.String({ pattern: '^pi pi-[a-z0-9-]+$' })),
-        kind: Type.Union([Type.Literal('navigate'), Type.Literal('call'), Type.Literal('download'), Type.Literal('form')]),
+        kind: Type.Union([Type.Literal('navigate'), Type.Literal('call'), Type.Literal('download'), Type.Literal('form'), Type.Literal('dialog')]),
         /** Removed by the BFF for users without it. */
         permission: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]+$' })),
         severity: Type.Optional(Severity),
@@ -214,6 +216,8 @@ export const Screen = Type.Cyclic(
         call: Type.Optional(CallSpec),
         /** form: the form opened in a dialog. */
         form: Type.Optional(Type.Ref('Form')),
+        /** dialog: nodes shown in a dialog (a hierarchy, a detail), with the action's context. */
+        content: Type.Optional(Type.Array(Type.Ref('Node'))),
         dialogTitle: Type.Optional(Text),
         /** Dialog width; spec §9 default 25vw. */
         dialogWidth: Type.Optional(Type.String()),
@@ -271,7 +275,9 @@ export const Screen = Type.Cyclic(
           title: Type.Optional(Text),
           source: Type.Object(
             {
-              endpoint: ApiPath,
+              /** The list's endpoint; or, with `fromData`, none: the rows are a list inside the enclosing detail's data. */
+              endpoint: Type.Optional(ApiPath),
+              fromData: Type.Optional(Type.String()),
               params: Type.Optional(Params),
               /** Where the rows are in the answer (dotted path); `Items` by default. */
               rowsPath: Type.Optional(Type.String()),
@@ -356,6 +362,26 @@ export const Screen = Type.Cyclic(
       ),
       Type.Object(
         {
+          type: Type.Literal('tree'),
+          id: Type.Optional(Identifier),
+          title: Type.Optional(Text),
+          /** The answer is one root node or an array of roots. */
+          source: Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), path: Type.Optional(Type.String()) }, { additionalProperties: false }),
+          childrenField: Type.String(),
+          keyField: Type.String(),
+          /** Label template over each node's fields, e.g. "{Codigo} — {Nombre}". */
+          label: Type.String(),
+          /** Smaller text after the label (template). */
+          detail: Type.Optional(Type.String()),
+          /** Open every level at first. */
+          expanded: Type.Optional(Type.Boolean()),
+          emptyMessage: Type.Optional(Text),
+          ...ErrorSpec,
+        },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
           type: Type.Literal('widget'),
           /** A hand-written component of client/widgets, by name. */
           name: Type.String({ pattern: '^[a-z][a-z0-9-]*$' }),
@@ -388,4 +414,5 @@ export type TabsNode = Extract<ScreenNode, { type: 'tabs' }>
 export type MarkdownNode = Extract<ScreenNode, { type: 'markdown' }>
 export type LinksNode = Extract<ScreenNode, { type: 'links' }>
 export type WidgetNode = Extract<ScreenNode, { type: 'widget' }>
+export type TreeNode = Extract<ScreenNode, { type: 'tree' }>
 export type NodeType = ScreenNode['type']

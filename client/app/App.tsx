@@ -19,7 +19,9 @@ const primeValue = {
   zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
   autoZIndex: true,
   // The hidden <select> PrimeReact keeps next to every dropdown is not for people: out of the accessibility tree.
-  pt: { dropdown: { select: { 'aria-hidden': true } } },
+  // Table selection checkboxes put role="checkbox" and the label on the wrapper around the real
+  // <input type="checkbox"> (nested controls); the input keeps the label, the wrapper is plain.
+  pt: { dropdown: { select: { 'aria-hidden': true } }, checkbox: { root: { role: undefined, 'aria-label': undefined } } },
 }
 
 /** Loads the manifest, applies the brand, then builds the router from the manifest's routes. */

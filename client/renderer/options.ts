@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { Option, OptionSource } from '../../schemas/screen'
 import { api } from '../api/client'
 import { localized, useI18n } from '../i18n/i18n'
-import { fill, getPath, resolveParams, type TemplateContext } from './template'
+import { fill, getPath, lookup, resolveParams, type TemplateContext } from './template'
 
 export interface ResolvedOption {
   value: string | number | boolean
@@ -29,16 +29,17 @@ export function toOptions(items: unknown, source: OptionSource): ResolvedOption[
 export function useOptions(options: Option[] | OptionSource | undefined, ctx: TemplateContext = {}): { options: ResolvedOption[]; loading: boolean } {
   const { lang } = useI18n()
   const source = options && !Array.isArray(options) ? options : undefined
-  const endpoint = source ? `/${fill(source.endpoint, ctx, true)}` : ''
+  const endpoint = source?.endpoint ? `/${fill(source.endpoint, ctx, true)}` : ''
   const params = source ? resolveParams(source.params, ctx) : {}
   const query = useQuery({
     queryKey: ['options', endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
-    enabled: !!source,
+    enabled: !!endpoint,
     staleTime: 5 * 60_000,
   })
   if (!options) return { options: [], loading: false }
   if (Array.isArray(options)) return { options: options.map((o) => ({ value: o.value, label: localized(o.label, lang), severity: o.severity })), loading: false }
+  if (source?.from) return { options: toOptions(lookup(ctx, source.from), source), loading: false }
   const items = source?.path ? getPath(query.data, source.path) : query.data
   return { options: query.isError ? [] : toOptions(items, source!), loading: query.isPending }
 }

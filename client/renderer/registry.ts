@@ -7,6 +7,7 @@ import { MarkdownNodeView } from './nodes/MarkdownNode'
 import { PageNodeView } from './nodes/PageNode'
 import { TableNodeView } from './nodes/TableNode'
 import { TabsNodeView } from './nodes/TabsNode'
+import { TreeNodeView } from './nodes/TreeNode'
 import { WidgetNodeView } from './nodes/WidgetNode'
 
 /** The one registry: node `type` → component. A new node type is added here and in schemas/screen.ts. */
@@ -20,5 +21,6 @@ export const NODE_REGISTRY: Record<string, ComponentType<{ node: any }>> = {
   action: ActionNodeView,
   markdown: MarkdownNodeView,
   links: LinksNodeView,
+  tree: TreeNodeView,
   widget: WidgetNodeView,
 }

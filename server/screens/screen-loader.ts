@@ -105,6 +105,24 @@ function walk(node: ScreenNode, visit: (n: ScreenNode) => void): void {
 
 export { walk as walkScreen }
 
+/** Rules the schema cannot say: a table reads an endpoint or its detail's data; an option source an endpoint or a context list. */
+function semanticProblem(screen: ScreenFile): string | null {
+  let problem: string | null = null
+  const visitOptions = (value: unknown, where: string) => {
+    if (!value || typeof value !== 'object') return
+    if (Array.isArray(value)) return value.forEach((v, i) => visitOptions(v, `${where}/${i}`))
+    const o = value as Record<string, unknown>
+    if (typeof o.valueField === 'string' && typeof o.labelField === 'string' && !o.endpoint && !o.from) problem ??= `${where}: las opciones necesitan endpoint o from.`
+    for (const [k, v] of Object.entries(o)) visitOptions(v, `${where}/${k}`)
+  }
+  visitOptions(screen.root, '/root')
+  walk(screen.root, (node) => {
+    if (node.type === 'table' && !node.source.endpoint && !node.source.fromData) problem ??= `la tabla «${node.id}» necesita source.endpoint o source.fromData.`
+    if (node.type === 'table' && node.source.fromData && node.export) problem ??= `la tabla «${node.id}» lee datos del detalle y no puede exportar.`
+  })
+  return problem
+}
+
 /**
  * Loads every `*.json` under the screens folder (docs/ holds markdown), validates it, inlines
  * markdown files, and checks ids are unique and match the file names. Any problem stops the
@@ -144,6 +162,8 @@ export function loadScreens(dir: string): Map<string, ScreenFile> {
         }
       }
     })
+    const problem = semanticProblem(screen)
+    if (problem) throw new ScreenLoadError(`${where}: ${problem}`)
     screens.set(screen.id, screen)
   }
   return screens

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -49,4 +49,24 @@ export async function expectAccessible(page: Page): Promise<void> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
   expect(serious, serious.join('\n')).toEqual([])
+}
+
+/** Picks an option of the PrimeReact dropdown (or multiselect) labelled `label` inside `scope`. */
+export async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
+  const field = scope.locator('.screen-form__field, .filter-bar__item').filter({ has: page.locator('label', { hasText: label }) }).first()
+  await field.locator('.p-dropdown, .p-multiselect').first().click()
+  await page.locator('.p-dropdown-panel, .p-multiselect-panel').getByRole('option', { name: option }).click()
+  // A multiselect stays open: close it with its own button (Escape would close the dialog too).
+  if (await page.locator('.p-multiselect-panel').isVisible()) await page.locator('.p-multiselect-panel .p-multiselect-close').click()
+  await expect(page.locator('.p-multiselect-panel')).toBeHidden()
+}
+
+/** Accepts the confirmation dialog an action asked. */
+export async function acceptConfirmation(page: Page): Promise<void> {
+  await page.locator('.p-confirm-dialog').getByRole('button', { name: 'Sí, continuar' }).click()
+}
+
+/** A labelled text input of a form or filter bar, matched on the label's exact text. */
+export function textField(scope: Locator, label: string): Locator {
+  return scope.getByRole('textbox', { name: label, exact: true })
 }

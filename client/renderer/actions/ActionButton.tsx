@@ -5,9 +5,10 @@ import { useNavigate } from 'react-router-dom'
 import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
-import { evalCondition, type TemplateContext } from '../template'
+import { evalCondition, fill, type TemplateContext } from '../template'
 import { FormDialog } from './FormDialog'
 import { RevealDialog } from './RevealDialog'
+import { ViewDialog } from './ViewDialog'
 import { runAction } from './run-action'
 
 interface ActionButtonProps {
@@ -29,6 +30,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const navigate = useNavigate()
   const [busy, setBusy] = useState(false)
   const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
+  const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
   const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
   const ctx: TemplateContext = { ...base, ...extra }
   if (!evalCondition(action.visibleWhen, ctx)) return null
@@ -42,6 +44,10 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
       const full = { ...ctx, ...more }
       if (action.kind === 'form') {
         setFormCtx(full)
+        return
+      }
+      if (action.kind === 'dialog') {
+        setViewCtx(full)
         return
       }
       await runAction(action, full, { client, navigate, ownerId, reveal: (value, spec) => setRevealed({ value, spec }) })
@@ -78,6 +84,9 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
           onClose={() => setFormCtx(null)}
           onReveal={(value, spec) => setRevealed({ value, spec })}
         />
+      )}
+      {action.kind === 'dialog' && action.content && viewCtx && (
+        <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />
       )}
       {revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />}
     </>

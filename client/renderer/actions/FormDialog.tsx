@@ -3,7 +3,7 @@ import type { ActionSpec, AfterSpec, FormNode } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { RenderContext } from '../context'
 import { FormView } from '../form/FormView'
-import type { TemplateContext } from '../template'
+import { fill, type TemplateContext } from '../template'
 
 /** A form opened from an action, in a modal dialog (spec §9: 25vw wide by default). */
 export function FormDialog(props: {
@@ -18,7 +18,7 @@ export function FormDialog(props: {
   const { action, form, ctx, ownerId, onClose, onReveal } = props
   return (
     <Dialog
-      header={l(action.dialogTitle ?? form.title ?? action.label)}
+      header={fill(l(action.dialogTitle ?? form.title ?? action.label), ctx)}
       visible
       modal
       onHide={onClose}

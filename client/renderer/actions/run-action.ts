@@ -57,6 +57,10 @@ export async function applyAfter(after: AfterSpec | undefined, success: string |
   if (message) notifySuccess(area, fill(message, ctx))
   const ids = new Set([...(after?.refresh ?? []), ...(env.ownerId ? [env.ownerId] : [])])
   await Promise.all([...ids].map((id) => env.client.invalidateQueries({ queryKey: nodeKey(id) })))
+  // Every other view of server data (another list, a detail left behind, option lists) is
+  // marked stale and reloads when it is shown again: a change is never hidden by a cache.
+  await env.client.invalidateQueries({ queryKey: ['node'], refetchType: 'none' })
+  await env.client.invalidateQueries({ queryKey: ['options'], refetchType: 'none' })
   if (after?.reveal && env.reveal) {
     const value = resolveValue(`{result.${after.reveal.field}}`, ctx)
     if (typeof value === 'string') env.reveal(value, after.reveal)

@@ -15,7 +15,7 @@ import { ActionButton } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
 import { isNumericFormat } from '../format'
-import { fill, getPath, resolveParams } from '../template'
+import { fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
@@ -51,26 +51,30 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const [selection, setSelection] = useState<Row[]>([])
   const [allMatching, setAllMatching] = useState(false)
   const [exporting, setExporting] = useState(false)
-  const paged = node.source.paged !== false
+  const fromData = node.source.fromData
+  const paged = node.source.paged !== false && !fromData
   const area = node.errorArea ?? l(node.title ?? ctx.screenId)
 
-  const endpoint = `/${fill(node.source.endpoint, ctx, true)}`
+  const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
   const baseParams = resolveParams(node.source.params, ctx)
   const requestParams = paged ? { ...baseParams, ...pagedParams(node, state) } : baseParams
   const query = useQuery({
     queryKey: [...nodeKey(node.id), endpoint, requestParams],
     queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
     placeholderData: keepPreviousData,
+    enabled: !!endpoint,
     meta: { errorArea: area, errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
   })
-  const loading = useDelayedFlag(query.isFetching)
+  // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
+  const data = fromData ? { rows: lookup(ctx, fromData.includes('.') ? fromData : `data.${fromData}`) } : query.data
+  const loading = useDelayedFlag(!fromData && query.isFetching)
 
   const { rows, total } = useMemo(() => {
-    const raw = getPath(query.data, node.source.rowsPath ?? (paged ? 'Items' : '')) as Row[] | undefined
+    const raw = getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? (paged ? 'Items' : ''))) as Row[] | undefined
     const list = Array.isArray(raw) ? raw : []
     if (!paged) return localPage(node, list, state)
-    return { rows: list, total: Number(getPath(query.data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
-  }, [query.data, node, paged, state])
+    return { rows: list, total: Number(getPath(data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
+  }, [data, node, paged, fromData, state])
 
   const visibleFields = prefs.value?.columns?.filter((f) => node.columns.some((c) => c.field === f))
   const columns = visibleFields?.length ? visibleFields.map((f) => node.columns.find((c) => c.field === f)!) : node.columns.filter((c) => !c.hidden)
@@ -105,7 +109,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
 
   /** Every row matching the current filter, page by page (for "all matching" bulk actions). */
   const gatherAll = async (): Promise<Row[]> => {
-    if (!paged) return localPage(node, (getPath(query.data, node.source.rowsPath ?? '') as Row[]) ?? [], { ...state, page: 0, size: Number.MAX_SAFE_INTEGER }).rows
+    if (!paged) return localPage(node, (getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? '')) as Row[]) ?? [], { ...state, page: 0, size: Number.MAX_SAFE_INTEGER }).rows
     const out: Row[] = []
     for (let page = 0; ; page++) {
       const answer = await api.get<unknown>(endpoint, { params: { ...baseParams, ...pagedParams(node, { ...state, page, size: MAX_PAGE }) } })
@@ -165,7 +169,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
           {node.export && <Button type="button" icon="pi pi-file-excel" label="Exportar" outlined size="small" loading={exporting} onClick={() => void doExport()} />}
         </div>
       </div>
-      <FilterBar tableId={node.id} columns={node.columns} filters={state.filters} onChange={(filters) => update({ filters, page: 0 })} />
+      <FilterBar tableId={node.id} columns={node.columns} shown={columns.map((c) => c.field)} filters={state.filters} onChange={(filters) => update({ filters, page: 0 })} />
       {bulk.length > 0 && selectedCount > 0 && (
         <div className="bulk-bar" role="region" aria-label="Acciones sobre la selección">
           <span>

@@ -13,14 +13,20 @@ import { useOptions } from '../options'
 interface FilterBarProps {
   tableId: string
   columns: Column[]
+  /** Fields of the columns on show: their filters come first; the others wait behind "Más filtros". */
+  shown: string[]
   filters: Record<string, string>
   onChange: (filters: Record<string, string>) => void
 }
 
 /** One labelled input per filterable column; text waits for the user to pause typing. */
-export function FilterBar({ tableId, columns, filters, onChange }: FilterBarProps) {
-  const filterable = columns.filter((c) => c.filter)
-  if (filterable.length === 0) return null
+export function FilterBar({ tableId, columns, shown, filters, onChange }: FilterBarProps) {
+  const [more, setMore] = useState(false)
+  const all = columns.filter((c) => c.filter)
+  const primary = all.filter((c) => shown.includes(c.field) || filters[c.field])
+  const extra = all.filter((c) => !primary.includes(c))
+  const filterable = more ? [...primary, ...extra] : primary
+  if (all.length === 0) return null
   const set = (field: string, value: string) => {
     const next = { ...filters }
     if (value) next[field] = value
@@ -33,6 +39,9 @@ export function FilterBar({ tableId, columns, filters, onChange }: FilterBarProp
       {filterable.map((c) => (
         <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
       ))}
+      {extra.length > 0 && (
+        <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? 'Menos filtros' : `Más filtros (${extra.length})`} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
+      )}
       {active && (
         <Button type="button" icon="pi pi-filter-slash" label="Limpiar filtros" text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
       )}

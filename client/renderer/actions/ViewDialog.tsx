@@ -1,0 +1,26 @@
+import { Button } from 'primereact/button'
+import { Dialog } from 'primereact/dialog'
+import type { ScreenNode } from '../../../schemas/screen'
+import { RenderContext } from '../context'
+import { NodeList } from '../ScreenRenderer'
+import type { TemplateContext } from '../template'
+
+/** Nodes shown in a dialog with the action's context (a row's hierarchy, a detail). */
+export function ViewDialog({ title, width, ctx, nodes, onClose }: { title: string; width?: string; ctx: TemplateContext; nodes: ScreenNode[]; onClose: () => void }) {
+  return (
+    <Dialog
+      header={title}
+      visible
+      modal
+      onHide={onClose}
+      style={{ width: width ?? '40vw' }}
+      breakpoints={{ '1200px': '60vw', '960px': '80vw', '641px': '95vw' }}
+      draggable={false}
+      footer={<Button type="button" label="Cerrar" onClick={onClose} />}
+    >
+      <RenderContext value={ctx}>
+        <NodeList nodes={nodes} />
+      </RenderContext>
+    </Dialog>
+  )
+}

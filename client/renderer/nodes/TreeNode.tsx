@@ -1,0 +1,59 @@
+import { useQuery } from '@tanstack/react-query'
+import { Skeleton } from 'primereact/skeleton'
+import { Tree, type TreeExpandedKeysType } from 'primereact/tree'
+import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
+import { useMemo, useState } from 'react'
+import type { TreeNode } from '../../../schemas/screen'
+import { api } from '../../api/client'
+import { useI18n } from '../../i18n/i18n'
+import { nodeKey } from '../actions/run-action'
+import { useRenderContext } from '../context'
+import { fill, getPath, resolveParams } from '../template'
+
+type Item = Record<string, unknown>
+
+/** A hierarchy (agents under agencies…) from an endpoint answering nested nodes; keyboard navigable. */
+export function TreeNodeView({ node }: { node: TreeNode }) {
+  const { l } = useI18n()
+  const ctx = useRenderContext()
+  const endpoint = `/${fill(node.source.endpoint, ctx, true)}`
+  const params = resolveParams(node.source.params, ctx)
+  const query = useQuery({
+    queryKey: [...nodeKey(node.id ?? endpoint), endpoint, params],
+    queryFn: () => api.get<unknown>(endpoint, { params }),
+    meta: { errorArea: node.errorArea ?? l(node.title ?? 'Jerarquía'), errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
+  })
+  const { nodes, keys } = useMemo(() => {
+    const raw = node.source.path ? getPath(query.data, node.source.path) : query.data
+    const roots = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Item[]
+    const keys: TreeExpandedKeysType = {}
+    const map = (item: Item): PrimeTreeNode => {
+      const key = String(getPath(item, node.keyField))
+      const children = (getPath(item, node.childrenField) as Item[] | undefined) ?? []
+      if (children.length) keys[key] = true
+      return { key, label: fill(node.label, { row: item }), data: item, children: children.map(map), leaf: children.length === 0 }
+    }
+    return { nodes: roots.map(map), keys }
+  }, [query.data, node])
+  const [expanded, setExpanded] = useState<TreeExpandedKeysType | null>(null)
+
+  if (query.isPending) return <Skeleton height="10rem" />
+  if (query.isError) return <p role="alert">{node.errorMessage ?? 'No se han podido obtener los datos.'}</p>
+  return (
+    <section className="screen-tree" aria-label={l(node.title ?? 'Jerarquía')}>
+      {node.title && <h2 className="table-title">{l(node.title)}</h2>}
+      <Tree
+        value={nodes}
+        expandedKeys={expanded ?? (node.expanded ? keys : {})}
+        onToggle={(e) => setExpanded(e.value)}
+        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : 'Sin elementos.'}
+        nodeTemplate={(n) => (
+          <span className="tree-label">
+            <span>{n.label}</span>
+            {node.detail && <small className="tree-label__detail">{fill(node.detail, { row: n.data as Item })}</small>}
+          </span>
+        )}
+      />
+    </section>
+  )
+}
