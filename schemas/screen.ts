@@ -102,7 +102,7 @@ const ErrorSpec = {
 
 // ── form ────────────────────────────────────────────────────────────────────
 
-export const FieldType = Type.Enum(['text', 'email', 'password', 'number', 'select', 'multiselect', 'date', 'checkbox', 'textarea'])
+export const FieldType = Type.Enum(['text', 'email', 'password', 'number', 'select', 'multiselect', 'date', 'checkbox', 'textarea', 'file'])
 export type FieldType = Type.Static<typeof FieldType>
 
 export const Field = Type.Object(
@@ -120,6 +120,39 @@ export const Field = Type.Object(
     pattern: Type.Optional(Type.Object({ regex: Type.String(), message: Text }, { additionalProperties: false })),
     /** Must equal another field (password confirmation). */
     sameAs: Type.Optional(Type.Object({ field: Type.String(), message: Text }, { additionalProperties: false })),
+    /** A number not below another field's (contracted powers P1 ≤ P2 ≤ …). */
+    notBelow: Type.Optional(Type.Object({ field: Type.String(), message: Text }, { additionalProperties: false })),
+    /** Once the value is valid, look it up (an existing client by NIF) and fill other fields from the answer. */
+    lookup: Type.Optional(
+      Type.Object(
+        {
+          endpoint: ApiPath,
+          param: Type.String(),
+          /** Form field → path in the answer. */
+          fill: Type.Record(Type.String(), Type.String()),
+          /** Shown when found (template over the answer as {result.X}). */
+          found: Text,
+          ...{ errorArea: Type.Optional(Type.String()), errorMessage: Type.Optional(Type.String()) },
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Once the value is valid, ask the server about it and warn (never block) when the answer says so. */
+    check: Type.Optional(
+      Type.Object(
+        {
+          call: CallSpec,
+          warnWhen: Condition,
+          /** Template over the answer as {result.X}. */
+          message: Text,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** File fields: accepted extensions (".pdf,.jpg") and whether several files may be chosen. */
+    accept: Type.Optional(Type.String()),
+    multiple: Type.Optional(Type.Boolean()),
+    maxSizeMb: Type.Optional(Type.Number({ minimum: 0.1, maximum: 100 })),
     options: Type.Optional(Options),
     /** Server validator called as the user types (debounced): `GET endpoint?param=value`. */
     validator: Type.Optional(
@@ -234,8 +267,42 @@ export const Screen = Type.Cyclic(
         id: Identifier,
         title: Type.Optional(Text),
         fields: Type.Array(Field, { minItems: 1 }),
-        /** Initial values loaded from an endpoint. */
-        initial: Type.Optional(Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), path: Type.Optional(Type.String()) }, { additionalProperties: false })),
+        /** Initial values loaded from an endpoint; `map` names, per field, the path in the answer; `when` loads only if true. */
+        initial: Type.Optional(
+          Type.Object(
+            {
+              endpoint: ApiPath,
+              params: Type.Optional(Params),
+              path: Type.Optional(Type.String()),
+              map: Type.Optional(Type.Record(Type.String(), Type.String())),
+              when: Type.Optional(Condition),
+              ...ErrorSpec,
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        /** A step-by-step form: each step names its fields and may show nodes (a live price panel); a review step ends it. */
+        steps: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                key: Identifier,
+                title: Text,
+                description: Type.Optional(Text),
+                fields: Type.Array(Type.String()),
+                nodes: Type.Optional(Type.Array(Type.Ref('Node'))),
+              },
+              { additionalProperties: false },
+            ),
+            { minItems: 1 },
+          ),
+        ),
+        /** Add a last step listing every answer before submitting. */
+        review: Type.Optional(Type.Object({ title: Text, description: Type.Optional(Text) }, { additionalProperties: false })),
+        /** Keep what the user types in this browser until the submit succeeds (survives reloads and session expiry). */
+        draft: Type.Optional(Type.Boolean()),
+        /** How the body travels: JSON (default) or multipart/form-data (file fields). */
+        encoding: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('multipart')])),
         submit: CallSpec,
         submitLabel: Type.Optional(Text),
         submitIcon: Type.Optional(Type.String()),
@@ -311,7 +378,11 @@ export const Screen = Type.Cyclic(
           type: Type.Literal('detail'),
           id: Type.Optional(Identifier),
           title: Type.Optional(Text),
-          source: Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), path: Type.Optional(Type.String()) }, { additionalProperties: false }),
+          /** An endpoint, or (`fromData`) a path inside the enclosing detail's data. */
+          source: Type.Object(
+            { endpoint: Type.Optional(ApiPath), fromData: Type.Optional(Type.String()), params: Type.Optional(Params), path: Type.Optional(Type.String()) },
+            { additionalProperties: false },
+          ),
           sections: Type.Array(
             Type.Object(
               {
@@ -325,6 +396,8 @@ export const Screen = Type.Cyclic(
                       badges: Type.Optional(Type.Record(Type.String(), Type.Object({ label: Type.Optional(Text), severity: Type.Optional(Severity) }, { additionalProperties: false }))),
                       link: Type.Optional(Type.String()),
                       itemField: Type.Optional(Type.String()),
+                      colorField: Type.Optional(Type.String()),
+                      labelField: Type.Optional(Type.String()),
                     },
                     { additionalProperties: false },
                   ),

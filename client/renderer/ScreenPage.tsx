@@ -46,7 +46,7 @@ export function ScreenPage({ route }: { route: RouteDef }) {
       </div>
     )
   }
-  const user = manifest.user ? { id: manifest.user.id, email: manifest.user.email, name: manifest.user.name } : undefined
+  const user = manifest.user ? { id: manifest.user.id, email: manifest.user.email, name: manifest.user.name, agentId: manifest.user.agent?.id ?? null } : undefined
   const query = Object.fromEntries(new URLSearchParams(location.search))
   return (
     <RenderContext value={{ screenId: screen.data.id, params, query, user }}>

@@ -7,20 +7,23 @@ export interface TemplateContext {
   values?: Record<string, unknown>
   params?: Record<string, string | undefined>
   query?: Record<string, string>
-  user?: { id: number; email: string; name: string }
+  user?: { id: number; email: string; name: string; agentId: number | null }
   selected?: Record<string, unknown>[]
   result?: unknown
 }
 
-/** Reads a dotted path (`a.b.0.c`) from a value. */
+/**
+ * Reads a dotted path (`a.b.0.c`) from a value. Form values keep dotted names flat
+ * (`values['Cliente.Nif']`), so at each level a key equal to the rest of the path wins.
+ */
 export function getPath(value: unknown, path: string): unknown {
   if (!path) return value
-  let current: unknown = value
-  for (const part of path.split('.')) {
-    if (current === null || current === undefined) return undefined
-    current = (current as Record<string, unknown>)[part]
-  }
-  return current
+  if (value === null || value === undefined || typeof value !== 'object') return undefined
+  const record = value as Record<string, unknown>
+  if (path in record) return record[path]
+  const dot = path.indexOf('.')
+  if (dot < 0) return undefined
+  return getPath(record[path.slice(0, dot)], path.slice(dot + 1))
 }
 
 /** `{scope.path}` → value. `selected.X` is the array of X over the selected rows. A bare `{X}` reads the row, then the values, then the data. */
@@ -103,4 +106,9 @@ export function evalCondition(cond: Condition | undefined, ctx: TemplateContext)
   if (cond.notIn && cond.notIn.includes(v as string | number | boolean)) return false
   if (cond.truthy !== undefined && Boolean(v) !== cond.truthy) return false
   return true
+}
+
+/** `fromData` paths: a bare field reads the enclosing detail's data (`Historial` → `data.Historial`); `data` alone is all of it. */
+export function dataPath(fromData: string): string {
+  return /^(data|row|values)(\.|$)/.test(fromData) ? fromData : `data.${fromData}`
 }

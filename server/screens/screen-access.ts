@@ -1,38 +1,40 @@
 import type { RouteDef } from '../../schemas/manifest'
-import type { ActionSpec, ScreenFile, ScreenNode } from '../../schemas/screen'
+import type { ScreenFile } from '../../schemas/screen'
+
+const ACTION_LISTS = new Set(['actions', 'rowActions', 'bulkActions'])
 
 /**
  * The screen as a given user may see it: actions gated by a permission the user lacks are
- * removed, and so are links to routes they may not open or whose menu entry this brand and
- * environment hide (`hiddenPaths`). Works on a copy.
+ * removed wherever they are (toolbars, rows, details, dialogs, form steps), and so are links
+ * to routes they may not open or whose menu entry this brand and environment hide
+ * (`hiddenPaths`). Works on a copy.
  */
 export function screenForUser(screen: ScreenFile, permissions: ReadonlySet<string>, routes: RouteDef[], hiddenPaths: ReadonlySet<string> = new Set()): ScreenFile {
-  const copy = structuredClone(screen)
-  const allowed = (a: ActionSpec) => !a.permission || permissions.has(a.permission)
-  const filterActions = (list: ActionSpec[] | undefined) => list?.filter(allowed)
+  const allowed = (a: { permission?: string }) => !a.permission || permissions.has(a.permission)
   const routeAllowed = (to: string) => {
-    const route = routes.find((r) => r.path.toLowerCase() === to.toLowerCase().replace(/\/+$/, '') || (to === '/' && r.path === '/'))
-    if (hiddenPaths.has(to.toLowerCase())) return false
+    const path = to.toLowerCase().replace(/\/+$/, '') || '/'
+    if (hiddenPaths.has(path)) return false
+    const route = routes.find((r) => r.path.toLowerCase() === path)
     return !route?.permission || permissions.has(route.permission)
   }
-  const prune = (node: ScreenNode): ScreenNode | null => {
-    switch (node.type) {
-      case 'page':
-        return { ...node, actions: filterActions(node.actions), children: node.children.map(prune).filter((n): n is ScreenNode => n !== null) }
-      case 'tabs':
-        return { ...node, tabs: node.tabs.map((t) => ({ ...t, children: t.children.map(prune).filter((n): n is ScreenNode => n !== null) })) }
-      case 'table':
-        return { ...node, rowActions: filterActions(node.rowActions), bulkActions: filterActions(node.bulkActions), actions: filterActions(node.actions) }
-      case 'detail':
-        return { ...node, actions: filterActions(node.actions), children: node.children?.map(prune).filter((n): n is ScreenNode => n !== null) }
-      case 'action':
-        return allowed(node.action) ? node : null
-      case 'links':
-        return { ...node, items: node.items.filter((i) => routeAllowed(i.to)) }
-      default:
-        return node
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) {
+      return value
+        .filter((item) => !(isNode(item, 'action') && !allowed((item as { action: { permission?: string } }).action)))
+        .map(prune)
     }
+    if (!value || typeof value !== 'object') return value
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      if (ACTION_LISTS.has(k) && Array.isArray(v)) out[k] = v.filter((a) => allowed(a as { permission?: string })).map(prune)
+      else if (k === 'items' && isNode(value, 'links') && Array.isArray(v)) out[k] = v.filter((i) => routeAllowed((i as { to: string }).to))
+      else out[k] = prune(v)
+    }
+    return out
   }
-  copy.root = prune(copy.root) ?? { type: 'page', children: [] }
-  return copy
+  return prune(structuredClone(screen)) as ScreenFile
+}
+
+function isNode(value: unknown, type: string): boolean {
+  return !!value && typeof value === 'object' && (value as { type?: unknown }).type === type
 }

@@ -94,14 +94,21 @@ export function validateScreen(raw: unknown, where: string): ScreenFile {
   return upgraded as ScreenFile
 }
 
+/** Visits every node of a screen, wherever it sits: children, tabs, dialogs, form steps. */
 function walk(node: ScreenNode, visit: (n: ScreenNode) => void): void {
-  visit(node)
-  const children: ScreenNode[] = []
-  if (node.type === 'page') children.push(...node.children)
-  if (node.type === 'tabs') for (const t of node.tabs) children.push(...t.children)
-  if (node.type === 'detail' && node.children) children.push(...node.children)
-  for (const c of children) walk(c, visit)
+  const seen = new Set<unknown>()
+  const visitAny = (value: unknown) => {
+    if (!value || typeof value !== 'object' || seen.has(value)) return
+    seen.add(value)
+    if (Array.isArray(value)) return value.forEach(visitAny)
+    const o = value as Record<string, unknown>
+    if (typeof o.type === 'string' && NODE_TYPES.has(o.type)) visit(o as ScreenNode)
+    for (const v of Object.values(o)) visitAny(v)
+  }
+  visitAny(node)
 }
+
+const NODE_TYPES = new Set(['page', 'tabs', 'table', 'form', 'detail', 'action', 'markdown', 'links', 'tree', 'widget'])
 
 export { walk as walkScreen }
 
@@ -119,6 +126,11 @@ function semanticProblem(screen: ScreenFile): string | null {
   walk(screen.root, (node) => {
     if (node.type === 'table' && !node.source.endpoint && !node.source.fromData) problem ??= `la tabla «${node.id}» necesita source.endpoint o source.fromData.`
     if (node.type === 'table' && node.source.fromData && node.export) problem ??= `la tabla «${node.id}» lee datos del detalle y no puede exportar.`
+    if (node.type === 'detail' && !node.source.endpoint && !node.source.fromData) problem ??= 'un detalle necesita source.endpoint o source.fromData.'
+    if (node.type === 'form' && node.steps) {
+      const names = new Set(node.fields.map((f) => f.name))
+      for (const step of node.steps) for (const f of step.fields) if (!names.has(f)) problem ??= `el paso «${step.key}» del formulario «${node.id}» nombra el campo desconocido «${f}».`
+    }
   })
   return problem
 }

@@ -6,6 +6,7 @@ import { InputText } from 'primereact/inputtext'
 import { InputTextarea } from 'primereact/inputtextarea'
 import { MultiSelect } from 'primereact/multiselect'
 import { Password } from 'primereact/password'
+import { useRef, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { useOptions } from '../options'
@@ -132,6 +133,8 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           placeholder={placeholder ?? (lang === 'en' ? 'mm/dd/yyyy' : 'dd/mm/aaaa')}
         />
       )
+    case 'file':
+      return <FileInput field={field} id={id} value={value} describedBy={describedBy} invalid={invalid} onChange={onChange} />
     case 'checkbox':
       return <Checkbox inputId={id} aria-describedby={describedBy} checked={value === true} onChange={(e) => onChange(e.checked === true)} invalid={invalid} disabled={field.disabled} />
     case 'textarea':
@@ -151,4 +154,65 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
         />
       )
   }
+}
+
+/** Files chosen by picking or by dropping them on the zone; a list with sizes and a remove button each. */
+function FileInput({ field, id, value, describedBy, invalid, onChange }: { field: Field; id: string; value: unknown; describedBy?: string; invalid: boolean; onChange: (v: unknown) => void }) {
+  const files = Array.isArray(value) ? (value as File[]) : []
+  const input = useRef<HTMLInputElement>(null)
+  const [over, setOver] = useState(false)
+  const add = (list: FileList | null) => {
+    if (!list) return
+    const chosen = [...list]
+    onChange(field.multiple === false ? chosen.slice(0, 1) : [...files, ...chosen])
+  }
+  return (
+    <div
+      className={`file-drop ${over ? 'file-drop--over' : ''} ${invalid ? 'file-drop--invalid' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault()
+        setOver(false)
+        add(e.dataTransfer.files)
+      }}
+    >
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        className="file-drop__input"
+        multiple={field.multiple !== false}
+        accept={field.accept}
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
+        onChange={(e) => {
+          add(e.target.files)
+          e.target.value = ''
+        }}
+      />
+      <p className="file-drop__hint">
+        <i className="pi pi-cloud-upload" aria-hidden="true" /> Arrastra aquí los archivos o{' '}
+        <button type="button" className="p-link file-drop__pick" onClick={() => input.current?.click()}>
+          elígelos
+        </button>
+        {field.accept ? ` (${field.accept.replaceAll(',', ', ')})` : ''}
+      </p>
+      {files.length > 0 && (
+        <ul className="file-drop__list">
+          {files.map((f, i) => (
+            <li key={`${f.name}-${i}`}>
+              <i className="pi pi-file" aria-hidden="true" /> <span>{f.name}</span> <small>{(f.size / 1024).toLocaleString('es-ES', { maximumFractionDigits: 0 })} KB</small>
+              <button type="button" className="p-link" aria-label={`Quitar ${f.name}`} onClick={() => onChange(files.filter((_, j) => j !== i))}>
+                <i className="pi pi-times" aria-hidden="true" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
 }

@@ -9,11 +9,14 @@ import { api, send } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { useI18n } from '../../i18n/i18n'
 import { applyAfter, nodeKey, resolveCall } from '../actions/run-action'
-import { useRenderContext } from '../context'
+import { RenderContext, useRenderContext } from '../context'
+import { formatDateTime } from '../format'
+import { NodeList } from '../ScreenRenderer'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
-import { FieldInput } from './FieldInput'
-import { useServerValidator } from './use-server-validator'
-import { toBody, validateField } from './validation'
+import { FieldRow } from './FieldRow'
+import { ReviewList } from './ReviewList'
+import { clearDraft, draftKey, readDraft, useDraft, type Draft } from './use-draft'
+import { toBody, toFormData, validateField } from './validation'
 
 interface FormViewProps {
   form: FormNode
@@ -24,56 +27,80 @@ interface FormViewProps {
   fallbackArea?: string
 }
 
-function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown): Record<string, unknown> {
+function emptyValue(f: Field): unknown {
+  return f.type === 'checkbox' ? false : f.type === 'multiselect' || f.type === 'file' ? [] : null
+}
+
+function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, map: Record<string, string> | undefined): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   for (const f of fields) {
-    const fromLoad = loaded !== undefined ? getPath(loaded, f.name) : undefined
+    const fromLoad = loaded !== undefined && loaded !== null ? getPath(loaded, map?.[f.name] ?? f.name) : undefined
     if (fromLoad !== undefined && fromLoad !== null) values[f.name] = fromLoad
     else if (f.defaultValue !== undefined) values[f.name] = resolveValue(f.defaultValue, ctx)
-    else values[f.name] = f.type === 'checkbox' ? false : f.type === 'multiselect' ? [] : null
+    else values[f.name] = emptyValue(f)
   }
   return values
 }
 
-/** A form: initial values (optionally from an endpoint), rules, server validators, submit, what happens after. */
+/** A form: initial values (optionally from an endpoint), rules, server validators, steps, a draft, submit, what happens after. */
 export function FormView(props: FormViewProps) {
   const ctx = useRenderContext()
+  const { l } = useI18n()
   const { form } = props
+  const wanted = !!form.initial && evalCondition(form.initial.when, ctx)
   const endpoint = form.initial ? `/${fill(form.initial.endpoint, ctx, true)}` : ''
   const params = form.initial ? resolveParams(form.initial.params, ctx) : {}
+  const area = form.errorArea ?? props.fallbackArea ?? l(form.title ?? 'Formulario')
   const initial = useQuery({
     queryKey: ['form-initial', form.id, endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
-    enabled: !!form.initial,
+    enabled: wanted,
     staleTime: 0,
     gcTime: 0,
-    meta: { errorArea: form.errorArea ?? props.fallbackArea ?? 'Formulario', errorMessage: 'No se han podido obtener los datos.' },
+    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage ?? 'No se han podido obtener los datos.' },
   })
-  if (form.initial && initial.isPending) {
+  if (wanted && initial.isPending) {
     return (
       <div className="form-loading" role="status" aria-label="Cargando">
         <ProgressSpinner style={{ width: 32, height: 32 }} strokeWidth="4" />
       </div>
     )
   }
-  if (form.initial && initial.isError) return <Message severity="error" text="No se han podido obtener los datos." />
-  const loaded = form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data
-  return <FormBody {...props} ctx={ctx} loaded={loaded} />
+  if (wanted && initial.isError) return <Message severity="error" text={form.initial?.errorMessage ?? 'No se han podido obtener los datos.'} />
+  const loaded = wanted ? (form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data) : undefined
+  return <FormBody {...props} ctx={ctx} loaded={loaded} area={area} />
 }
 
-function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackArea, ctx, loaded }: FormViewProps & { ctx: TemplateContext; loaded: unknown }) {
+function FormBody({ form, inDialog, ownerId, onDone, onReveal, ctx, loaded, area }: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string }) {
   const { l } = useI18n()
   const client = useQueryClient()
   const navigate = useNavigate()
-  const [values, setValues] = useState(() => initialValues(form.fields, ctx, loaded))
+  const key = form.draft ? draftKey(ctx.user?.id, ctx.screenId ?? '', form.id) : null
+  // A draft is restored unless the form was loaded from elsewhere (a duplicated contract).
+  const [restored] = useState<Draft | null>(() => (key && loaded === undefined ? readDraft(key) : null))
+  const [values, setValues] = useState<Record<string, unknown>>(() => ({
+    ...initialValues(form.fields, ctx, loaded, form.initial?.map),
+    ...(restored?.values ?? {}),
+  }))
+  const [dirty, setDirty] = useState(false)
+  const [draftNotice, setDraftNotice] = useState(restored !== null)
   const [touched, setTouched] = useState<Record<string, boolean>>({})
   const [submitted, setSubmitted] = useState(false)
   const [busy, setBusy] = useState(false)
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
+  const [stepIndex, setStepIndex] = useState(0)
+  const [stepTried, setStepTried] = useState<Record<number, boolean>>({})
   const formRef = useRef<HTMLFormElement>(null)
-  const area = form.errorArea ?? fallbackArea ?? l(form.title ?? 'Formulario')
+  useDraft(key, values, dirty)
+
   const fieldCtx = { ...ctx, values }
   const visible = form.fields.filter((f) => evalCondition(f.visibleWhen, fieldCtx))
+  const byName = new Map(form.fields.map((f) => [f.name, f]))
+  const steps = form.steps ?? null
+  const totalSteps = steps ? steps.length + (form.review ? 1 : 0) : 1
+  const onReview = !!steps && !!form.review && stepIndex === steps.length
+  const stepFields = steps && !onReview ? visible.filter((f) => steps[stepIndex]!.fields.includes(f.name)) : steps ? [] : visible
+
   const errors = useMemo(() => {
     const out: Record<string, string> = {}
     for (const f of visible) {
@@ -83,25 +110,52 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackArea, ctx
     return out
   }, [visible, values])
 
-  const setValue = (name: string, value: unknown) => setValues((v) => ({ ...v, [name]: value }))
+  const setValue = (name: string, value: unknown) => {
+    setDirty(true)
+    setValues((v) => ({ ...v, [name]: value }))
+  }
+  const blocking = (fields: Field[]) => fields.find((f) => errors[f.name] || serverErrors[f.name])
+  const focusField = (f: Field) => formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(`${form.id}-${f.name}`)}`)?.focus()
+
+  const goTo = (index: number) => {
+    if (index > stepIndex) {
+      // Moving on needs the current step right; going back never does.
+      setStepTried((t) => ({ ...t, [stepIndex]: true }))
+      const wrong = blocking(stepFields)
+      if (wrong) return focusField(wrong)
+    }
+    setStepIndex(index)
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('.form-step__title')?.focus())
+  }
 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     e.stopPropagation()
+    if (steps && !onReview && stepIndex < totalSteps - 1) return goTo(stepIndex + 1)
     setSubmitted(true)
-    const blocking = { ...errors, ...serverErrors }
-    const first = visible.find((f) => blocking[f.name])
-    if (first) {
-      formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(`${form.id}-${first.name}`)}`)?.focus()
+    const wrong = blocking(visible)
+    if (wrong) {
+      if (steps) {
+        const at = steps.findIndex((s) => s.fields.includes(wrong.name))
+        if (at >= 0) setStepIndex(at)
+        setStepTried((t) => ({ ...t, [at]: true }))
+      }
+      requestAnimationFrame(() => focusField(wrong))
       return
     }
     setBusy(true)
     const visibleNames = new Set(visible.map((f) => f.name))
-    const body = toBody(form.fields, Object.fromEntries(Object.entries(values).filter(([k]) => visibleNames.has(k))))
+    const shown = Object.fromEntries(Object.entries(values).filter(([k]) => visibleNames.has(k)))
+    const body = toBody(form.fields, shown)
     const callCtx = { ...ctx, values: body }
     try {
       const req = resolveCall(form.submit, callCtx)
-      const res = await send(req.method, req.endpoint, { params: req.params, body: req.body })
+      // Multipart: the values (files included) plus any fixed fields the submit names in its body.
+      const payload =
+        form.encoding === 'multipart'
+          ? toFormData(form.fields, { ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) && form.submit.body !== 'values' ? (req.body as Record<string, unknown>) : {}), ...shown })
+          : req.body
+      const res = await send(req.method, req.endpoint, { params: req.params, body: payload })
       const text = await res.text()
       let result: unknown = text
       try {
@@ -109,112 +163,137 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackArea, ctx
       } catch {
         // text answer
       }
+      if (key) clearDraft(key)
       await applyAfter(form.after, undefined, area, { ...callCtx, result }, { client, navigate, ownerId, closeDialog: onDone, reveal: onReveal })
       if (form.after?.reset) {
-        setValues(initialValues(form.fields, ctx, undefined))
+        setValues(initialValues(form.fields, ctx, undefined, undefined))
+        setDirty(false)
         setSubmitted(false)
         setTouched({})
+        setStepIndex(0)
       }
       if (!inDialog) await client.invalidateQueries({ queryKey: nodeKey(form.id) })
     } catch (err) {
-      // Nothing typed is lost: the values stay as they are.
+      // Nothing typed is lost: the values stay on screen and in the draft.
       reportError(area, err, form.errorMessage)
     } finally {
       setBusy(false)
     }
   }
 
+  const showError = (f: Field) => (touched[f.name] || submitted || stepTried[stepIndex]) && errors[f.name] ? errors[f.name] : undefined
+  const renderField = (f: Field) => (
+    <FieldRow
+      key={f.name}
+      formId={form.id}
+      field={f}
+      value={values[f.name]}
+      error={showError(f)}
+      ctx={fieldCtx}
+      area={area}
+      onChange={(v) => setValue(f.name, v)}
+      onBlur={() => setTouched((t) => ({ ...t, [f.name]: true }))}
+      onServerResult={(msg) =>
+        setServerErrors((s) => {
+          if ((s[f.name] ?? null) === msg) return s
+          const next = { ...s }
+          if (msg) next[f.name] = msg
+          else delete next[f.name]
+          return next
+        })
+      }
+      onFill={(filled) => {
+        setDirty(true)
+        setValues((v) => ({ ...v, ...Object.fromEntries(Object.entries(filled).filter(([k]) => byName.has(k))) }))
+      }}
+    />
+  )
+
+  const step = steps && !onReview ? steps[stepIndex] : null
   return (
-    <form ref={formRef} className={`screen-form ${form.columns === 2 ? 'screen-form--two' : ''} ${inDialog ? '' : 'card'}`} onSubmit={(e) => void submit(e)} noValidate aria-label={l(form.title ?? area)}>
+    <form
+      ref={formRef}
+      className={`screen-form ${form.columns === 2 ? 'screen-form--two' : ''} ${inDialog ? '' : 'card'} ${steps ? 'screen-form--steps' : ''}`}
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={l(form.title ?? area)}
+    >
       {!inDialog && form.title && <h2 className="screen-form__title">{l(form.title)}</h2>}
-      <div className="screen-form__fields">
-        {visible.map((f) => (
-          <FieldRow
-            key={f.name}
-            formId={form.id}
-            field={f}
-            value={values[f.name]}
-            error={(touched[f.name] || submitted) && errors[f.name] ? errors[f.name] : undefined}
-            ctx={fieldCtx}
-            onChange={(v) => setValue(f.name, v)}
-            onBlur={() => setTouched((t) => ({ ...t, [f.name]: true }))}
-            onServerResult={(msg) =>
-              setServerErrors((s) => {
-                const next = { ...s }
-                if (msg) next[f.name] = msg
-                else delete next[f.name]
-                return next
-              })
-            }
-          />
-        ))}
-      </div>
+      {draftNotice && restored && (
+        <Message
+          severity="info"
+          className="draft-notice"
+          content={
+            <span className="draft-notice__content">
+              <span>Se ha recuperado lo que escribiste el {formatDateTime(new Date(restored.savedAt).toISOString())}.</span>
+              <Button
+                type="button"
+                link
+                size="small"
+                label="Descartar borrador"
+                onClick={() => {
+                  if (key) clearDraft(key)
+                  setValues(initialValues(form.fields, ctx, loaded, form.initial?.map))
+                  setDraftNotice(false)
+                  setDirty(false)
+                  setStepIndex(0)
+                }}
+              />
+            </span>
+          }
+        />
+      )}
+      {steps && (
+        <ol className="form-steps" aria-label="Pasos">
+          {[...steps.map((s) => l(s.title)), ...(form.review ? [l(form.review.title)] : [])].map((title, i) => (
+            <li key={title} className={`form-steps__item ${i === stepIndex ? 'is-current' : ''} ${i < stepIndex ? 'is-done' : ''}`}>
+              <button type="button" className="form-steps__button" aria-current={i === stepIndex ? 'step' : undefined} disabled={i > stepIndex} onClick={() => goTo(i)}>
+                <span className="form-steps__number" aria-hidden="true">
+                  {i < stepIndex ? <i className="pi pi-check" /> : i + 1}
+                </span>
+                <span className="form-steps__title">{title}</span>
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {step && (
+        <header className="form-step">
+          <h2 className="form-step__title" tabIndex={-1}>
+            {`Paso ${stepIndex + 1} de ${totalSteps}: ${l(step.title)}`}
+          </h2>
+          {step.description && <p className="form-step__description">{l(step.description)}</p>}
+        </header>
+      )}
+      {onReview && (
+        <header className="form-step">
+          <h2 className="form-step__title" tabIndex={-1}>
+            {`Paso ${stepIndex + 1} de ${totalSteps}: ${l(form.review!.title)}`}
+          </h2>
+          {form.review!.description && <p className="form-step__description">{l(form.review!.description)}</p>}
+        </header>
+      )}
+      {onReview ? (
+        <ReviewList steps={steps!} fields={visible} values={values} ctx={fieldCtx} onEdit={(i) => setStepIndex(i)} />
+      ) : (
+        <div className="screen-form__fields">{stepFields.map(renderField)}</div>
+      )}
+      {step?.nodes && (
+        <RenderContext value={{ values }}>
+          <div className="form-step__nodes">
+            <NodeList nodes={step.nodes} />
+          </div>
+        </RenderContext>
+      )}
       <div className="dialog-actions">
         {inDialog && <Button type="button" label="Cancelar" text onClick={onDone} />}
-        <Button type="submit" label={l(form.submitLabel ?? 'Guardar')} icon={form.submitIcon ?? 'pi pi-check'} loading={busy} />
+        {steps && stepIndex > 0 && <Button type="button" label="Anterior" icon="pi pi-arrow-left" outlined onClick={() => goTo(stepIndex - 1)} />}
+        {steps && stepIndex < totalSteps - 1 ? (
+          <Button type="submit" label="Siguiente" icon="pi pi-arrow-right" iconPos="right" />
+        ) : (
+          <Button type="submit" label={l(form.submitLabel ?? 'Guardar')} icon={form.submitIcon ?? 'pi pi-check'} loading={busy} />
+        )}
       </div>
     </form>
-  )
-}
-
-function FieldRow(props: {
-  formId: string
-  field: Field
-  value: unknown
-  error: string | undefined
-  ctx: TemplateContext
-  onChange: (v: unknown) => void
-  onBlur: () => void
-  onServerResult: (message: string | null) => void
-}) {
-  const { l } = useI18n()
-  const { formId, field, value, error, ctx, onChange, onBlur, onServerResult } = props
-  const id = `${formId}-${field.name}`
-  const check = useServerValidator(field.validator, value)
-  const lastReported = useRef<string | null>(null)
-  const serverMessage = check.state === 'invalid' ? check.message! : null
-  if (lastReported.current !== serverMessage) {
-    lastReported.current = serverMessage
-    queueMicrotask(() => onServerResult(serverMessage))
-  }
-  const message = error ?? serverMessage ?? undefined
-  const describedBy = [message ? `${id}-error` : null, field.help ? `${id}-help` : null, check.state === 'checking' || check.state === 'valid' || check.state === 'unavailable' ? `${id}-check` : null].filter(Boolean).join(' ') || undefined
-  const label = (
-    <label htmlFor={id} className="screen-form__label">
-      {l(field.label)}
-      {field.required && <span className="required-mark" aria-hidden="true"> *</span>}
-    </label>
-  )
-  return (
-    <div className={`screen-form__field ${field.wide ? 'screen-form__field--wide' : ''} ${field.type === 'checkbox' ? 'screen-form__field--check' : ''}`}>
-      {field.type !== 'checkbox' && label}
-      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} ctx={ctx} onChange={onChange} onBlur={onBlur} />
-      {field.type === 'checkbox' && label}
-      {check.state === 'checking' && (
-        <small id={`${id}-check`} className="field-check field-check--busy">
-          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Comprobando…
-        </small>
-      )}
-      {check.state === 'valid' && (
-        <small id={`${id}-check`} className="field-check field-check--ok">
-          <i className="pi pi-check-circle" aria-hidden="true" /> Correcto
-        </small>
-      )}
-      {check.state === 'unavailable' && (
-        <small id={`${id}-check`} className="field-check">
-          {check.message}
-        </small>
-      )}
-      {message && (
-        <small id={`${id}-error`} className="p-error field-error" role="alert">
-          {message}
-        </small>
-      )}
-      {field.help && (
-        <small id={`${id}-help`} className="field-help">
-          {l(field.help)}
-        </small>
-      )}
-    </div>
   )
 }

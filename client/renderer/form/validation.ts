@@ -23,7 +23,27 @@ export function validateField(field: Field, value: unknown, values: Record<strin
     if (field.max !== undefined && value > field.max) return `El valor máximo es ${field.max.toLocaleString('es-ES')}.`
   }
   if (field.sameAs && value !== values[field.sameAs.field]) return localized(field.sameAs.message)
+  if (field.notBelow && typeof value === 'number') {
+    const other = values[field.notBelow.field]
+    if (typeof other === 'number' && value < other) return localized(field.notBelow.message)
+  }
+  if (field.type === 'file' && Array.isArray(value) && field.maxSizeMb) {
+    const big = (value as File[]).find((f) => f.size > field.maxSizeMb! * 1024 * 1024)
+    if (big) return `«${big.name}» supera ${field.maxSizeMb} MB.`
+  }
   return null
+}
+
+/** Values as multipart form data: files under their field name, other values as text (objects as JSON). */
+export function toFormData(fields: Field[], values: Record<string, unknown>): FormData {
+  const data = new FormData()
+  const excluded = new Set(fields.filter((f) => f.exclude).map((f) => f.name))
+  for (const [name, value] of Object.entries(values)) {
+    if (excluded.has(name) || value === null || value === undefined || value === '') continue
+    if (Array.isArray(value) && value.every((v) => v instanceof File)) for (const file of value as File[]) data.append(name, file, file.name)
+    else data.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value))
+  }
+  return data
 }
 
 /** Values shaped for the request: dotted names become nested objects; excluded fields are left out. */

@@ -8,20 +8,23 @@ import { nodeKey } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
 import { NodeList } from '../ScreenRenderer'
 import { CellValue } from '../table/CellValue'
-import { fill, getPath, resolveParams } from '../template'
+import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
   const { l } = useI18n()
   const ctx = useRenderContext()
-  const endpoint = `/${fill(node.source.endpoint, ctx, true)}`
+  const fromData = node.source.fromData
+  const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
   const params = resolveParams(node.source.params, ctx)
-  const key = node.id ?? endpoint
+  const key = node.id ?? (endpoint || `data:${fromData}`)
   const query = useQuery({
     queryKey: [...nodeKey(key), endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
+    enabled: !!endpoint,
     meta: { errorArea: node.errorArea ?? l(node.title ?? 'Detalle'), errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
   })
+  if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
   if (query.isPending) {
     return (
       <div className="card" aria-busy="true">
@@ -39,7 +42,13 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
       </div>
     )
   }
-  const data = node.source.path ? getPath(query.data, node.source.path) : query.data
+  return <DetailBody node={node} data={node.source.path ? getPath(query.data, node.source.path) : query.data} ownerId={key} />
+}
+
+function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; ownerId: string }) {
+  const { l } = useI18n()
+  const ctx = useRenderContext()
+  const key = ownerId
   const row = (data ?? {}) as Record<string, unknown>
   return (
     <RenderContext value={{ data }}>
@@ -56,7 +65,7 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
                 <div key={f.field} className="detail-grid__item">
                   <dt>{l(f.label)}</dt>
                   <dd>
-                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link, itemField: f.itemField }} row={row} />
+                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link, itemField: f.itemField, colorField: f.colorField, labelField: f.labelField }} row={row} />
                   </dd>
                 </div>
               ))}

@@ -15,7 +15,7 @@ import { ActionButton } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
 import { isNumericFormat } from '../format'
-import { fill, getPath, lookup, resolveParams } from '../template'
+import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
@@ -66,7 +66,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
     meta: { errorArea: area, errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
   })
   // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
-  const data = fromData ? { rows: lookup(ctx, fromData.includes('.') ? fromData : `data.${fromData}`) } : query.data
+  const data = fromData ? { rows: lookup(ctx, dataPath(fromData)) } : query.data
   const loading = useDelayedFlag(!fromData && query.isFetching)
 
   const { rows, total } = useMemo(() => {

@@ -1,0 +1,172 @@
+import { useEffect, useRef, useState } from 'react'
+import type { Field } from '../../../schemas/screen'
+import { api, ApiError, send } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
+import { useI18n } from '../../i18n/i18n'
+import { resolveCall } from '../actions/run-action'
+import { evalCondition, fill, getPath, type TemplateContext } from '../template'
+import { FieldInput } from './FieldInput'
+import { useServerValidator } from './use-server-validator'
+
+export interface FieldRowProps {
+  formId: string
+  field: Field
+  value: unknown
+  error: string | undefined
+  ctx: TemplateContext
+  area: string
+  onChange: (v: unknown) => void
+  onBlur: () => void
+  /** The server validator says the value is wrong (message) or right (null): blocks submit while wrong. */
+  onServerResult: (message: string | null) => void
+  /** A lookup found a record: fill these fields. */
+  onFill: (values: Record<string, unknown>) => void
+}
+
+/** One field: label, input, rules, server validator, lookup (pre-fill) and check (warning). */
+export function FieldRow(props: FieldRowProps) {
+  const { l } = useI18n()
+  const { formId, field, value, error, ctx, area, onChange, onBlur, onServerResult, onFill } = props
+  const id = `${formId}-${field.name}`
+  const check = useServerValidator(field.validator, value)
+  const lastReported = useRef<string | null>(null)
+  const serverMessage = check.state === 'invalid' ? check.message! : null
+  useEffect(() => {
+    if (lastReported.current === serverMessage) return
+    lastReported.current = serverMessage
+    onServerResult(serverMessage)
+  })
+  // The validator's normalised form replaces what was typed (upper case, no spaces).
+  useEffect(() => {
+    if (check.state === 'valid' && check.normalized && typeof value === 'string' && check.normalized !== value.trim()) onChange(check.normalized)
+  }, [check.state, check.normalized]) // eslint-disable-line react-hooks/exhaustive-deps
+
+  const ready = typeof value === 'string' && value.trim() !== '' && !error && (field.validator ? check.state === 'valid' : true)
+  const lookup = useLookup(field, ready ? String(value).trim() : null, area, onFill)
+  const warning = useCheck(field, ready ? String(value).trim() : null, ctx)
+
+  const message = error ?? serverMessage ?? undefined
+  const notes = [
+    check.state === 'checking' || check.state === 'valid' || check.state === 'unavailable' ? `${id}-check` : null,
+    lookup.text ? `${id}-lookup` : null,
+    warning ? `${id}-warning` : null,
+  ]
+  const describedBy = [message ? `${id}-error` : null, field.help ? `${id}-help` : null, ...notes].filter(Boolean).join(' ') || undefined
+  const label = (
+    <label htmlFor={id} className="screen-form__label">
+      {l(field.label)}
+      {field.required && (
+        <span className="required-mark" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      )}
+    </label>
+  )
+  return (
+    <div className={`screen-form__field ${field.wide ? 'screen-form__field--wide' : ''} ${field.type === 'checkbox' ? 'screen-form__field--check' : ''}`} data-field={field.name}>
+      {field.type !== 'checkbox' && label}
+      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} ctx={ctx} onChange={onChange} onBlur={onBlur} />
+      {field.type === 'checkbox' && label}
+      {check.state === 'checking' && (
+        <small id={`${id}-check`} className="field-check field-check--busy">
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Comprobando…
+        </small>
+      )}
+      {check.state === 'valid' && (
+        <small id={`${id}-check`} className="field-check field-check--ok">
+          <i className="pi pi-check-circle" aria-hidden="true" /> Correcto
+        </small>
+      )}
+      {check.state === 'unavailable' && (
+        <small id={`${id}-check`} className="field-check">
+          {check.message}
+        </small>
+      )}
+      {lookup.text && (
+        <small id={`${id}-lookup`} className={`field-check ${lookup.busy ? 'field-check--busy' : 'field-check--info'}`} role="status">
+          <i className={`pi ${lookup.busy ? 'pi-spin pi-spinner' : 'pi-user'}`} aria-hidden="true" /> {lookup.text}
+        </small>
+      )}
+      {warning && (
+        <small id={`${id}-warning`} className="field-warning" role="status">
+          <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {warning}
+        </small>
+      )}
+      {message && (
+        <small id={`${id}-error`} className="p-error field-error" role="alert">
+          {message}
+        </small>
+      )}
+      {field.help && (
+        <small id={`${id}-help`} className="field-help">
+          {l(field.help)}
+        </small>
+      )}
+    </div>
+  )
+}
+
+/** Looks a valid value up once (an existing client) and fills the mapped fields from the answer. */
+function useLookup(field: Field, value: string | null, area: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
+  const { l } = useI18n()
+  const [state, setState] = useState<{ busy: boolean; text: string | null }>({ busy: false, text: null })
+  const done = useRef<string | null>(null)
+  const spec = field.lookup
+  useEffect(() => {
+    if (!spec || !value || done.current === value) {
+      if (!value) setState({ busy: false, text: null })
+      return
+    }
+    const controller = new AbortController()
+    setState({ busy: true, text: 'Buscando…' })
+    api
+      .get<unknown>(`/${spec.endpoint}`, { params: { [spec.param]: value }, signal: controller.signal })
+      .then((result) => {
+        done.current = value
+        const values: Record<string, unknown> = {}
+        for (const [target, path] of Object.entries(spec.fill)) {
+          const v = getPath(result, path)
+          if (v !== undefined && v !== null) values[target] = v
+        }
+        onFill(values)
+        setState({ busy: false, text: fill(l(spec.found), { result }) })
+      })
+      .catch((err) => {
+        if ((err as Error).name === 'AbortError') return
+        done.current = value
+        setState({ busy: false, text: null })
+        // Not found is the normal case of a new client; anything else is reported.
+        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage ?? 'No se han podido obtener los datos del cliente.')
+      })
+    return () => controller.abort()
+  }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
+  const busy = useDelayedFlag(state.busy, LOADING_CLEAR_DELAY.clientLookup)
+  return { busy: state.busy, text: busy && !state.text ? 'Buscando…' : state.text }
+}
+
+/** Asks the server about a valid value and returns a warning when its answer says so (never blocks). */
+function useCheck(field: Field, value: string | null, ctx: TemplateContext): string | null {
+  const { l } = useI18n()
+  const [warning, setWarning] = useState<string | null>(null)
+  const spec = field.check
+  useEffect(() => {
+    setWarning(null)
+    if (!spec || !value) return
+    let cancelled = false
+    const req = resolveCall(spec.call, { ...ctx, values: { ...(ctx.values ?? {}), [field.name]: value } })
+    send(req.method, req.endpoint, { params: req.params, body: req.body })
+      .then((res) => res.json())
+      .then((result) => {
+        if (!cancelled && evalCondition(spec.warnWhen, { result })) setWarning(fill(l(spec.message), { result }))
+      })
+      .catch(() => {
+        // A check that cannot run is not a warning: the server decides on submit.
+      })
+    return () => {
+      cancelled = true
+    }
+  }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
+  return warning
+}

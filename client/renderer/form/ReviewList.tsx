@@ -1,0 +1,52 @@
+import { Button } from 'primereact/button'
+import type { Field, FormNode } from '../../../schemas/screen'
+import { useI18n } from '../../i18n/i18n'
+import { formatValue } from '../format'
+import { useOptions } from '../options'
+import type { TemplateContext } from '../template'
+
+/** The last step of a step-by-step form: every answer, by step, with a way back to change it. */
+export function ReviewList({ steps, fields, values, ctx, onEdit }: { steps: NonNullable<FormNode['steps']>; fields: Field[]; values: Record<string, unknown>; ctx: TemplateContext; onEdit: (step: number) => void }) {
+  const { l } = useI18n()
+  return (
+    <div className="review-list">
+      {steps.map((step, i) => {
+        const shown = fields.filter((f) => step.fields.includes(f.name) && !f.exclude)
+        if (shown.length === 0) return null
+        return (
+          <section key={step.key} className="review-list__section" aria-labelledby={`review-${step.key}`}>
+            <div className="review-list__header">
+              <h3 id={`review-${step.key}`}>{l(step.title)}</h3>
+              <Button type="button" link size="small" icon="pi pi-pencil" label="Cambiar" aria-label={`Cambiar ${l(step.title)}`} onClick={() => onEdit(i)} />
+            </div>
+            <dl className="detail-grid">
+              {shown.map((f) => (
+                <div key={f.name} className="detail-grid__item">
+                  <dt>{l(f.label)}</dt>
+                  <dd>
+                    <ReviewValue field={f} value={values[f.name]} ctx={ctx} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        )
+      })}
+    </div>
+  )
+}
+
+function ReviewValue({ field, value, ctx }: { field: Field; value: unknown; ctx: TemplateContext }) {
+  const { options } = useOptions(field.type === 'select' || field.type === 'multiselect' ? field.options : undefined, ctx)
+  if (field.type === 'password') return <>{value ? '••••••••' : '—'}</>
+  if (field.type === 'file') return <>{Array.isArray(value) && value.length ? (value as File[]).map((f) => f.name).join(', ') : '—'}</>
+  if (field.type === 'checkbox') return <>{formatValue(value === true, 'boolean')}</>
+  if (field.type === 'date') return <>{formatValue(value, 'date')}</>
+  if (field.type === 'select') return <>{options.find((o) => o.value === value)?.label ?? formatValue(value, 'text')}</>
+  if (field.type === 'multiselect') {
+    const list = Array.isArray(value) ? value : []
+    return <>{list.length ? list.map((v) => options.find((o) => o.value === v)?.label ?? String(v)).join(', ') : '—'}</>
+  }
+  if (field.type === 'number') return <>{formatValue(value, 'number')}</>
+  return <>{formatValue(value, 'text')}</>
+}
