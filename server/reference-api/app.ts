@@ -1,3 +1,4 @@
+import multipart from '@fastify/multipart'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
 import type Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
@@ -13,7 +14,10 @@ import type { ReferenceApiConfig } from './config'
 import { openReferenceDb } from './db/database'
 import { seedIfEmpty } from './db/seed/seed'
 import type { ApiContext } from './lib/context'
+import { MAX_FILE_BYTES, MAX_FILES } from './lib/documents'
+import { FaultRegistry, installFaults, parseFaultSpec } from './lib/faults'
 import { ApiFailure, sendText } from './lib/http'
+import { backfillLifecycle } from './lib/lifecycle-backfill'
 import { registerSqlFunctions } from './lib/paging'
 import { OutboxMailer, type Mailer } from './mail/mailer'
 import { adminRoutes } from './routes/admin'
@@ -53,6 +57,9 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
   registerSqlFunctions(db)
   await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate })
+  backfillLifecycle(db)
+  // Tests only: refused in production (no registry, no routes, the variable ignored).
+  const faults = config.production ? null : new FaultRegistry(parseFaultSpec(config.faults ?? ''), now)
 
   const app = Fastify({
     logger: {
@@ -80,13 +87,16 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   const tokens = new TokenService({ secret: jwtSecret(config), accessTtlS: config.accessTokenTtlS, refreshTtlS: config.refreshTokenTtlS, now })
   const users = new UsersRepo(db)
   const mailer = deps.mailer ?? new OutboxMailer(path.join(config.dataDir, 'outbox'), app.log)
-  const ctx: ApiContext = { db, now, brandsDir: config.brandsDir }
+  const ctx: ApiContext = { db, now, brandsDir: config.brandsDir, documentsDir: config.documentsDir }
 
   app.get('/healthz', async () => {
     db.prepare('SELECT 1').get()
     return { status: 'ok' }
   })
   installAccessHooks(app, { db, tokens, users })
+  if (faults) installFaults(app, faults)
+  // Contract documents (POST /api/contract/insert-documents): streamed, at most 10 files of 10 MB.
+  await app.register(multipart, { limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 20, fieldSize: 10_000, parts: 40, headerPairs: 200 } })
   await app.register(authRoutes, { ...ctx, tokens, users, mailer })
   await app.register(utilityRoutes, ctx)
   await app.register(businessRoutes, ctx)

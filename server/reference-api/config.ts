@@ -13,6 +13,8 @@ const Env = Type.Object({
   API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
   BRANDS_DIR: Type.String({ default: './brands' }),
+  /** Faults on purpose, tests only (ignored in production): `GET /api/contract/id=500;POST /api/contract/insert=503:2000`. */
+  REFERENCE_API_FAULTS: Type.Optional(Type.String()),
 })
 
 export interface ReferenceApiConfig {
@@ -25,6 +27,10 @@ export interface ReferenceApiConfig {
   port: number
   logLevel: string
   brandsDir: string
+  /** Uploaded contract documents: `DATA_DIR/documentos`. */
+  documentsDir: string
+  /** REFERENCE_API_FAULTS (tests only; never applied in production). */
+  faults: string | undefined
 }
 
 const check = Compile(Env)
@@ -54,5 +60,7 @@ export function loadReferenceApiConfig(env: Record<string, string | undefined> =
     port: e.API_PORT,
     logLevel: e.LOG_LEVEL,
     brandsDir: path.resolve(e.BRANDS_DIR),
+    documentsDir: path.join(path.resolve(e.DATA_DIR), 'documentos'),
+    faults: e.REFERENCE_API_FAULTS,
   }
 }

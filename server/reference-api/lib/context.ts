@@ -26,4 +26,6 @@ export interface ApiContext {
   now: () => number
   /** The top-level brands folder (brand.json, logos), for brand-aware documents. */
   brandsDir: string
+  /** Where contract documents are stored (`DATA_DIR/documentos`); created on demand. */
+  documentsDir: string
 }

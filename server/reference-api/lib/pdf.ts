@@ -6,8 +6,7 @@ import SVGtoPDF from 'svg-to-pdfkit'
 import type { Marca } from './context'
 
 /**
- * Brand-aware PDF documents (renewal proposals today; contract prints and battery offers
- * later): A4 pages with the brand's logo and a brand-coloured rule in the header, a title,
+ * Brand-aware PDF documents (renewal proposals, contract prints; battery offers later): A4 pages with the brand's logo and a brand-coloured rule in the header, a title,
  * key/value and column tables, and a footer with the brand name and "Página i de n".
  *
  * Text uses the standard Helvetica fonts (WinAnsi: Spanish accents, ñ and € are covered).
@@ -183,6 +182,44 @@ export class BrandPdf {
     return this
   }
 
+  /**
+   * A framed key figure in the brand colour, e.g. the contract code: a small label above a
+   * large bold value (plain text, so text extractors and searches find it).
+   */
+  highlight(label: string, value: string): this {
+    const { doc } = this
+    this.ensureSpace(56)
+    const y = doc.y
+    const height = 46
+    doc.roundedRect(MARGIN.left, y, this.contentWidth, height, 4).lineWidth(1.2).strokeColor(this.brand.color).stroke()
+    doc.font(FONT).fontSize(8.5).fillColor(MUTED).text(label, MARGIN.left + 12, y + 7, { width: this.contentWidth - 24, lineBreak: false })
+    doc.font(FONT_BOLD).fontSize(17).fillColor(this.brand.color).text(value, MARGIN.left + 12, y + 20, { width: this.contentWidth - 24, lineBreak: false })
+    doc.x = MARGIN.left
+    doc.y = y + height
+    doc.moveDown(0.6).fillColor(TEXT).font(FONT).fontSize(10)
+    return this
+  }
+
+  /** Side-by-side signature boxes (a caption above each, optional lines of text inside). */
+  signatureBoxes(boxes: readonly { caption: string; lines?: readonly string[] }[]): this {
+    const { doc } = this
+    const height = 78
+    this.ensureSpace(height + 24)
+    const gap = 16
+    const width = (this.contentWidth - gap * (boxes.length - 1)) / boxes.length
+    const y = doc.y
+    boxes.forEach((box, i) => {
+      const x = MARGIN.left + i * (width + gap)
+      doc.font(FONT_BOLD).fontSize(9).fillColor(TEXT).text(box.caption, x, y, { width, lineBreak: false })
+      doc.rect(x, y + 14, width, height - 14).lineWidth(0.7).strokeColor('#9ca3af').stroke()
+      if (box.lines?.length) doc.font(FONT).fontSize(8.5).fillColor(MUTED).text(box.lines.join('\n'), x + 8, y + 22, { width: width - 16 })
+    })
+    doc.x = MARGIN.left
+    doc.y = y + height
+    doc.moveDown(0.8).fillColor(TEXT).font(FONT).fontSize(10)
+    return this
+  }
+
   /** Label/value rows (label column 36 % wide), striped. Empty values show as «—». */
   keyValues(rows: readonly (readonly [string, Cell])[], opts: { labelWidth?: number } = {}): this {
     const labelWidth = this.contentWidth * (opts.labelWidth ?? 0.36)
@@ -303,4 +340,12 @@ export function numeroEs(value: number | null | undefined, decimals = 2, minDeci
 /** `1.234,56 €`. */
 export function euros(value: number | null | undefined, decimals = 2): string {
   return value === null || value === undefined ? '—' : `${numeroEs(value, decimals)} €`
+}
+
+/** An IBAN for documents with every digit hidden but the last four: `ES** **** **** **** **** 1332`. */
+export function ibanEnmascarado(iban: string | null | undefined): string {
+  if (!iban) return '—'
+  const clean = iban.replace(/\s/g, '').toUpperCase()
+  const masked = clean.slice(0, 2) + clean.slice(2, -4).replace(/[A-Z0-9]/g, '*') + clean.slice(-4)
+  return masked.replace(/(.{4})/g, '$1 ').trim()
 }

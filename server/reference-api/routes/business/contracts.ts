@@ -1,4 +1,6 @@
+import type Database from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
+import { accionesPermitidas } from '../../domain/contract-rules'
 import {
   COLECTIVOS,
   ESTADOS,
@@ -153,6 +155,59 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
     })
   })
 
+  const contractDetail = contractDetailLoader(db)
+
+  app.get('/api/contract/id', async (request) => {
+    const code = parseContractCode((request.query as Record<string, unknown>).codigo, 'codigo')
+    const ref = visibleContract(db, callerScope(db, request), code)
+    return contractDetail(ref.id)
+  })
+
+  app.get('/api/contract/situacion-contratos', async (request) => {
+    const { where, params } = scopeConditions(callerScope(db, request))
+    const counts = new Map(
+      (db.prepare(`SELECT c.estado AS estado, COUNT(*) AS n FROM contratos c WHERE ${where.join(' AND ')} GROUP BY c.estado`).all(...params) as { estado: string; n: number }[]).map(
+        (r) => [r.estado, r.n],
+      ),
+    )
+    return ESTADOS.map((e) => ({ Estado: e.Codigo, Nombre: e.Nombre, Color: e.Color, Cantidad: counts.get(e.Codigo) ?? 0 }))
+  })
+
+  app.get('/api/contract/cantidad-por-mes', async (request) => {
+    const query = request.query as Record<string, unknown>
+    const today = isoDate(now())
+    const hasta = query.hasta === undefined || query.hasta === '' ? today : isoDayParam(query.hasta, 'hasta')
+    // Without desde: the twelve months ending with hasta's.
+    const desde = query.desde === undefined || query.desde === '' ? monthStartBefore(hasta, 11) : isoDayParam(query.desde, 'desde')
+    if (desde > hasta) fail(400, `La fecha desde (${desde}) es posterior a hasta (${hasta}).`)
+    const months: string[] = []
+    let [y, m] = desde.split('-').map(Number) as [number, number]
+    const last = hasta.slice(0, 7)
+    for (;;) {
+      const key = `${y}-${String(m).padStart(2, '0')}`
+      if (key > last) break
+      months.push(key)
+      if (months.length > 120) fail(400, 'El intervalo no puede superar los 10 años.')
+      m = m === 12 ? 1 : m + 1
+      if (m === 1) y++
+    }
+    const { where, params } = scopeConditions(callerScope(db, request))
+    const counts = new Map(
+      (
+        db
+          .prepare(`SELECT substr(c.fecha_alta, 1, 7) AS mes, COUNT(*) AS n FROM contratos c WHERE ${where.join(' AND ')} AND c.fecha_alta BETWEEN ? AND ? GROUP BY mes`)
+          .all(...params, desde, hasta) as { mes: string; n: number }[]
+      ).map((r) => [r.mes, r.n]),
+    )
+    return months.map((Mes) => ({ Mes, Cantidad: counts.get(Mes) ?? 0 }))
+  })
+}
+
+/**
+ * The contract detail of `GET /api/contract/id` (also the answer of the life-cycle calls that
+ * change a contract). The caller must have checked visibility.
+ */
+export function contractDetailLoader(db: Database.Database): (id: number) => Record<string, unknown> {
   const detail = db.prepare(`
     SELECT c.*, ${sqlEstadoNombre('c.estado')} AS estado_nombre, ${sqlEstadoColor('c.estado')} AS estado_color,
       cl.id AS cl_id, cl.tipo AS cl_tipo, cl.nif AS cl_nif, cl.nombre AS cl_nombre, cl.apellido1 AS cl_apellido1, cl.apellido2 AS cl_apellido2,
@@ -164,10 +219,12 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
       ps.tarifa_id AS ps_tarifa_id, ps.cnae AS ps_cnae,
       a.codigo AS a_codigo, a.nombre AS a_nombre, a.nivel AS a_nivel, a.email AS a_email, a.telefono AS a_telefono,
       trim(uc.nombre || ' ' || uc.apellidos) AS creado_por_nombre, trim(uu.nombre || ' ' || uu.apellidos) AS actualizado_por_nombre,
+      trim(uv.nombre || ' ' || uv.apellidos) AS validado_por_nombre,
       (SELECT COUNT(*) FROM facturas f WHERE f.contrato_id = c.id) AS num_facturas
     ${CONTRACT_FROM}
     LEFT JOIN usuarios uc ON uc.id = c.creado_por
     LEFT JOIN usuarios uu ON uu.id = c.actualizado_por
+    LEFT JOIN usuarios uv ON uv.id = c.validado_por
     WHERE c.id = ?`)
   const history = db.prepare(`
     SELECT h.fecha AS Fecha, h.usuario_id AS UsuarioId, CASE WHEN u.id IS NULL THEN 'Sistema' ELSE trim(u.nombre || ' ' || u.apellidos) END AS Usuario,
@@ -179,11 +236,15 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
       r.precio_actual AS PrecioActual, r.precio_propuesto AS PrecioPropuesto
     FROM renovaciones r JOIN subestados_renovacion s ON s.id = r.subestado_id
     WHERE r.contrato_id = ? ORDER BY r.fecha_renovacion DESC LIMIT 1`)
+  const signature = db.prepare(`
+    SELECT id AS Id, proveedor AS Proveedor, solicitud_id AS SolicitudId, estado AS Estado, enlace AS Enlace, destinatario AS Destinatario,
+      enviada_en AS EnviadaEn, firmada_en AS FirmadaEn
+    FROM contrato_firmas WHERE contrato_id = ? ORDER BY enviada_en DESC, id DESC LIMIT 1`)
+  const documentCount = db.prepare('SELECT COUNT(*) AS n FROM contrato_documentos WHERE contrato_id = ?')
 
-  app.get('/api/contract/id', async (request) => {
-    const code = parseContractCode((request.query as Record<string, unknown>).codigo, 'codigo')
-    const ref = visibleContract(db, callerScope(db, request), code)
-    const r = detail.get(ref.id) as ContractDetailRow
+  return (id: number) => {
+    const r = detail.get(id) as ContractDetailRow | undefined
+    if (!r) fail(404, `No se ha encontrado el contrato ${id}.`)
     const tarifa = tarifaById.get(r.tarifa_id)
     const estado = estadoByCodigo.get(r.estado)
     const provincia = (id: number) => ({ Id: id, Nombre: provinciaById.get(id)?.Nombre ?? null })
@@ -258,45 +319,13 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
       ActualizadoEn: r.actualizado_en,
       ActualizadoPor: r.actualizado_por === null ? null : { Id: r.actualizado_por, Nombre: r.actualizado_por_nombre },
       Historial: history.all(r.id),
+      Observaciones: r.observaciones ?? null,
+      Validado: r.validado === 1,
+      ValidadoEn: r.validado_en ?? null,
+      ValidadoPor: r.validado_por === null || r.validado_por === undefined ? null : { Id: r.validado_por, Nombre: r.validado_por_nombre ?? null },
+      Firma: signature.get(r.id) ?? null,
+      NumDocumentos: (documentCount.get(r.id) as { n: number }).n,
+      AccionesPermitidas: accionesPermitidas(r.estado, r.validado === 1),
     }
-  })
-
-  app.get('/api/contract/situacion-contratos', async (request) => {
-    const { where, params } = scopeConditions(callerScope(db, request))
-    const counts = new Map(
-      (db.prepare(`SELECT c.estado AS estado, COUNT(*) AS n FROM contratos c WHERE ${where.join(' AND ')} GROUP BY c.estado`).all(...params) as { estado: string; n: number }[]).map(
-        (r) => [r.estado, r.n],
-      ),
-    )
-    return ESTADOS.map((e) => ({ Estado: e.Codigo, Nombre: e.Nombre, Color: e.Color, Cantidad: counts.get(e.Codigo) ?? 0 }))
-  })
-
-  app.get('/api/contract/cantidad-por-mes', async (request) => {
-    const query = request.query as Record<string, unknown>
-    const today = isoDate(now())
-    const hasta = query.hasta === undefined || query.hasta === '' ? today : isoDayParam(query.hasta, 'hasta')
-    // Without desde: the twelve months ending with hasta's.
-    const desde = query.desde === undefined || query.desde === '' ? monthStartBefore(hasta, 11) : isoDayParam(query.desde, 'desde')
-    if (desde > hasta) fail(400, `La fecha desde (${desde}) es posterior a hasta (${hasta}).`)
-    const months: string[] = []
-    let [y, m] = desde.split('-').map(Number) as [number, number]
-    const last = hasta.slice(0, 7)
-    for (;;) {
-      const key = `${y}-${String(m).padStart(2, '0')}`
-      if (key > last) break
-      months.push(key)
-      if (months.length > 120) fail(400, 'El intervalo no puede superar los 10 años.')
-      m = m === 12 ? 1 : m + 1
-      if (m === 1) y++
-    }
-    const { where, params } = scopeConditions(callerScope(db, request))
-    const counts = new Map(
-      (
-        db
-          .prepare(`SELECT substr(c.fecha_alta, 1, 7) AS mes, COUNT(*) AS n FROM contratos c WHERE ${where.join(' AND ')} AND c.fecha_alta BETWEEN ? AND ? GROUP BY mes`)
-          .all(...params, desde, hasta) as { mes: string; n: number }[]
-      ).map((r) => [r.mes, r.n]),
-    )
-    return months.map((Mes) => ({ Mes, Cantidad: counts.get(Mes) ?? 0 }))
-  })
+  }
 }

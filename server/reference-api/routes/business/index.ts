@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { ApiContext } from '../../lib/context'
+import { contractLifecycleRoutes } from '../contracts-lifecycle'
 import { agentRoutes } from './agents'
 import { contractRoutes } from './contracts'
 import { invoiceRoutes } from './invoices'
@@ -12,4 +13,5 @@ export async function businessRoutes(app: FastifyInstance, opts: ApiContext) {
   // Its own plugin: the VERRENOVACIONES guard applies to the renewal calls only.
   await app.register(renewalRoutes, opts)
   await app.register(agentRoutes, opts)
+  await app.register(contractLifecycleRoutes, opts)
 }

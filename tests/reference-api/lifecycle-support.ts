@@ -1,0 +1,181 @@
+import zlib from 'node:zlib'
+import type Database from 'better-sqlite3'
+import type { ApiCaller } from '../helpers/api-caller'
+
+/** Shared bits of the contract life-cycle suites (tests/reference-api/lifecycle-*.test.ts). */
+
+export interface InsertAnswer {
+  Id: number
+  CodigoContrato: string
+  Estado: string
+  ClienteId: number
+  ClienteCreado: boolean
+  PuntoSuministroId: number
+  PuntoSuministroCreado: boolean
+}
+
+export interface ContractDetail {
+  Id: number
+  CodigoContrato: string
+  Estado: string
+  Validado: boolean
+  ValidadoEn: string | null
+  ValidadoPor: { Id: number; Nombre: string } | null
+  Firma: { Id: number; Proveedor: string; SolicitudId: string; Estado: string; Enlace: string; EnviadaEn: string; FirmadaEn: string | null } | null
+  NumDocumentos: number
+  AccionesPermitidas: string[]
+  FechaFirma: string | null
+  ActualizadoEn: string
+  ActualizadoPor: { Id: number; Nombre: string } | null
+  Historial: { Fecha: string; UsuarioId: number | null; Usuario: string; Accion: string; EstadoAnterior: string | null; EstadoNuevo: string | null; Detalle: string }[]
+  [key: string]: unknown
+}
+
+export interface DocumentItem {
+  Id: number
+  Nombre: string
+  Tipo: string
+  TipoNombre: string
+  TipoMime: string
+  Tamano: number | null
+  Sha256: string | null
+  Fecha: string
+  Usuario: string
+  UsuarioId: number | null
+  Generado: boolean
+}
+
+/** DNI numbers for fresh holders: 8 digits + the control letter. */
+export function dni(n: number): string {
+  return String(n).padStart(8, '0') + 'TRWAGMYFPDXBNJZSQVHLCKE'[n % 23]
+}
+
+/** A valid CUPS of i-DE (0021) from a 12-digit serial. */
+export function cups(serial: number, distributor = '0021'): string {
+  const digits = distributor + String(serial).padStart(12, '0')
+  const r = Number(BigInt(digits) % 529n)
+  const T = 'TRWAGMYFPDXBNJZSQVHLCKE'
+  return `ES${digits}${T[Math.floor(r / 23)]}${T[r % 23]}`
+}
+
+/** The insert body of the README example: a person in Madrid on 2.0TD, fixed price. */
+export function insertBody(overrides: { nif?: string; cups?: string; agenteId?: number } = {}): Record<string, unknown> {
+  return {
+    Cliente: {
+      Tipo: 'fisica',
+      Nif: overrides.nif ?? '12345678Z',
+      Nombre: 'Lucía',
+      Apellido1: 'Fernández',
+      Apellido2: 'Ruiz',
+      RazonSocial: null,
+      FormaJuridica: null,
+      Email: 'lucia@example.es',
+      Telefono: '612345678',
+      Direccion: 'Calle Mayor 1, 2º B',
+      CodigoPostal: '28013',
+      Municipio: 'Madrid',
+      ProvinciaId: 28,
+    },
+    PuntoSuministro: { Cups: overrides.cups ?? 'ES0021000000000001RK', Direccion: 'Calle Mayor 1, 2º B', CodigoPostal: '28013', Municipio: 'Madrid', ProvinciaId: 28 },
+    TarifaId: 1,
+    Potencias: { P1: 4.6, P2: 4.6, P3: null, P4: null, P5: null, P6: null },
+    Modalidad: 'fijo',
+    FeeMwh: null,
+    ConsumoAnual: 3200,
+    Cnae: '9820',
+    TipoAltaSolicitudId: 1,
+    TipoImpresionFacturaId: 1,
+    TipoComisionId: 1,
+    ColectivoId: 1,
+    ...(overrides.agenteId === undefined ? {} : { AgenteId: overrides.agenteId }),
+    Iban: 'ES9121000418450200051332',
+    Observaciones: 'Alta de prueba.',
+  }
+}
+
+/** An active agent of the brand (the first by code), for insert bodies. */
+export function activeAgent(db: Database.Database, dominio = 'energiaverde.es'): number {
+  return (db.prepare('SELECT a.id FROM agentes a JOIN marcas m ON m.id = a.marca_id WHERE m.dominio = ? AND a.activo = 1 ORDER BY a.codigo LIMIT 1').get(dominio) as { id: number }).id
+}
+
+/** Creates a contract through the API (201 expected). */
+export async function insertContract(api: ApiCaller, body: Record<string, unknown>): Promise<InsertAnswer> {
+  const res = await api.post<InsertAnswer>('/api/contract/insert', body)
+  if (res.status !== 201) throw new Error(`insert: ${res.status} ${res.text}`)
+  return res.body
+}
+
+export async function detail(api: ApiCaller, code: string): Promise<ContractDetail> {
+  const res = await api.get<ContractDetail>('/api/contract/id', { codigo: code })
+  if (res.status !== 200) throw new Error(`detail: ${res.status} ${res.text}`)
+  return res.body
+}
+
+/** Small but real files of each kind (magic bytes first). */
+export const FILES = {
+  pdf: (text = 'documento') => Buffer.from(`%PDF-1.4\n% ${text}\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n`, 'latin1'),
+  png: () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-test-image-bytes')]),
+  jpg: () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF-test-image-bytes')]),
+}
+
+/** A multipart body: `CodigoContrato`, optional `Tipo`, and files in `Archivos`. */
+export function uploadForm(code: string | null, files: { name: string; bytes: Buffer; type?: string; field?: string }[], tipo?: string): FormData {
+  const form = new FormData()
+  if (code !== null) form.append('CodigoContrato', code)
+  if (tipo !== undefined) form.append('Tipo', tipo)
+  for (const f of files) form.append(f.field ?? 'Archivos', new Blob([new Uint8Array(f.bytes)], { type: f.type ?? 'application/octet-stream' }), f.name)
+  return form
+}
+
+export async function upload(api: ApiCaller, code: string | null, files: { name: string; bytes: Buffer; type?: string; field?: string }[], tipo?: string) {
+  return api.call<DocumentItem[]>('POST', '/api/contract/insert-documents', { body: uploadForm(code, files, tipo) })
+}
+
+/** Windows-1252 (the standard fonts' WinAnsi encoding): latin-1 except 0x80–0x9F (€, dashes, quotes…). */
+const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'
+const winAnsi = (bytes: Buffer) => [...bytes].map((b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : String.fromCharCode(b))).join('')
+
+/**
+ * The text drawn on the pages of a PDF: every content stream (inflated when compressed), the
+ * strings of its `Tj`/`TJ` operators (hex or literal; the pieces of a kerned `TJ` joined), one
+ * line per operator. Enough to find a contract code in a pdfkit document.
+ */
+export function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1')
+  const lines: string[] = []
+  // `stream` keywords only (not the end of an `endstream`).
+  const re = /(?<!end)stream\r?\n/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(raw))) {
+    const start = m.index + m[0].length
+    const end = raw.indexOf('endstream', start)
+    if (end < 0) break
+    const chunk = pdf.subarray(start, end)
+    let content: string
+    try {
+      content = zlib.inflateSync(chunk, { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('latin1')
+    } catch {
+      content = chunk.toString('latin1')
+    }
+    for (const op of content.matchAll(/\[((?:[^\]\\]|\\.)*)\]\s*TJ|(<[0-9A-Fa-f\s]*>|\((?:[^()\\]|\\.)*\))\s*Tj/g)) {
+      const seq = op[1] ?? op[2] ?? ''
+      let line = ''
+      for (const s of seq.matchAll(/<([0-9A-Fa-f\s]*)>|\(((?:[^()\\]|\\.)*)\)/g)) {
+        if (s[1] !== undefined) line += winAnsi(Buffer.from(s[1].replace(/\s/g, ''), 'hex'))
+        else line += (s[2] ?? '').replace(/\\([()\\])/g, '$1')
+      }
+      lines.push(line)
+    }
+    re.lastIndex = end + 'endstream'.length
+  }
+  return lines.join('\n')
+}
+
+/** A contract row as stored (to compare before and after a refused call). */
+export function contractRow(db: Database.Database, code: string): Record<string, unknown> {
+  return db.prepare('SELECT * FROM contratos WHERE codigo = ?').get(code) as Record<string, unknown>
+}
+
+export function historyCount(db: Database.Database, code: string): number {
+  return (db.prepare('SELECT COUNT(*) AS n FROM contrato_historial h JOIN contratos c ON c.id = h.contrato_id WHERE c.codigo = ?').get(code) as { n: number }).n
+}
