@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
 import { ProgressSpinner } from 'primereact/progressspinner'
+import { ApiError } from '../api/client'
 import { Navigate, useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
 import { hasPermission, useLoadedManifest } from '../auth/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ScreenPage } from '../renderer/ScreenPage'
 import { ErrorView, NotFoundPage } from './ErrorPage'
-import { runRouteCheck, UnknownRouteCheckError } from './route-checks'
+import { ROUTE_CHECKS, runRouteCheck, UnknownRouteCheckError } from './route-checks'
 
 /**
  * A protected route: permission first (→ /error?status=401), then the route's named check
@@ -18,12 +20,14 @@ export function RoutePage({ route }: { route: RouteDef }) {
   const params = useParams()
   const { t } = useI18n()
   const allowed = hasPermission(manifest, route.permission)
+  const known = route.check ? ROUTE_CHECKS[route.check] : undefined
   const check = useQuery({
     queryKey: ['route-check', route.check, location.pathname, location.search],
     queryFn: () => runRouteCheck(route.check!, { params, search: new URLSearchParams(location.search) }),
     enabled: allowed && !!route.check,
     staleTime: 0,
     gcTime: 0,
+    meta: known ? { errorArea: known.area, errorMessage: known.errorMessage } : undefined,
   })
 
   if (!allowed) {
@@ -40,10 +44,13 @@ export function RoutePage({ route }: { route: RouteDef }) {
     }
     if (check.isError) {
       const err = check.error
-      return err instanceof UnknownRouteCheckError ? (
-        <ErrorView status={500} description={t('error.check.unknown', { name: err.message })} />
-      ) : (
-        <ErrorView status={500} description={t('screen.loadError')} />
+      if (err instanceof UnknownRouteCheckError) return <ErrorView status={500} description={t('error.check.unknown', { name: err.message })} />
+      const known = ROUTE_CHECKS[route.check]
+      return (
+        <div className="check-error">
+          <ErrorView status={err instanceof ApiError && err.status ? err.status : 500} description={known?.errorMessage ?? t('screen.loadError')} />
+          <Button type="button" label={t('screen.retry')} icon="pi pi-refresh" outlined onClick={() => void check.refetch()} />
+        </div>
       )
     }
     if (!check.data) return <NotFoundPage path={location.pathname} />

@@ -7,7 +7,12 @@ export interface CheckInput {
 }
 
 /** A named route check: true lets the route render, false gives the 404 page. */
-export type RouteCheckFn = (input: CheckInput) => Promise<boolean>
+export interface RouteCheck {
+  run: (input: CheckInput) => Promise<boolean>
+  /** Toast title and message when the check itself cannot run (spec §8). */
+  area: string
+  errorMessage: string
+}
 
 export class UnknownRouteCheckError extends Error {}
 
@@ -24,15 +29,23 @@ async function contractExists(code: string | null | undefined): Promise<boolean>
 }
 
 /** The checks routes name in the manifest (spec §2). */
-export const ROUTE_CHECKS: Record<string, RouteCheckFn> = {
-  'contract-detail': ({ params }) => contractExists(params.referencia),
+export const ROUTE_CHECKS: Record<string, RouteCheck> = {
+  'contract-detail': {
+    run: ({ params }) => contractExists(params.referencia),
+    area: 'Contrato',
+    errorMessage: 'No se han podido obtener los datos del contrato.',
+  },
   // Sign-up runs it for `?duplicar=<code>`: without the parameter there is nothing to check.
-  'duplicate-route': async ({ search }) => (search.has('duplicar') ? contractExists(search.get('duplicar')) : true),
+  'duplicate-route': {
+    run: async ({ search }) => (search.has('duplicar') ? contractExists(search.get('duplicar')) : true),
+    area: 'Alta de contrato',
+    errorMessage: 'No se ha podido obtener el contrato',
+  },
 }
 
 /** Runs a named check; an unknown name is an error (spec §8), shown by the error page. */
 export function runRouteCheck(name: string, input: CheckInput): Promise<boolean> {
   const check = ROUTE_CHECKS[name]
   if (!check) return Promise.reject(new UnknownRouteCheckError(name))
-  return check(input)
+  return check.run(input)
 }

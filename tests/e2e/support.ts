@@ -70,3 +70,16 @@ export async function acceptConfirmation(page: Page): Promise<void> {
 export function textField(scope: Locator, label: string): Locator {
   return scope.getByRole('textbox', { name: label, exact: true })
 }
+
+/** A labelled number input (PrimeReact InputNumber is a spin button). */
+export function numberField(scope: Locator, label: string): Locator {
+  return scope.getByRole('spinbutton', { name: label, exact: true })
+}
+
+/** Types a number key by key, as a person does (PrimeReact InputNumber formats as you type). */
+export async function typeNumber(input: Locator, text: string): Promise<void> {
+  await input.click()
+  await input.press('Control+A')
+  await input.press('Backspace')
+  await input.pressSequentially(text)
+}

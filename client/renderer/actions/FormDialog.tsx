@@ -28,7 +28,7 @@ export function FormDialog(props: {
       className="form-dialog"
     >
       <RenderContext value={ctx}>
-        <FormView form={form} inDialog ownerId={ownerId} onDone={onClose} onReveal={onReveal} fallbackArea={l(action.label)} />
+        <FormView form={form} inDialog ownerId={ownerId} onDone={onClose} onReveal={onReveal} fallbackArea={action.errorArea ?? l(action.label)} fallbackMessage={action.errorMessage} />
       </RenderContext>
     </Dialog>
   )

@@ -42,7 +42,12 @@ export function FieldRow(props: FieldRowProps) {
     if (check.state === 'valid' && check.normalized && typeof value === 'string' && check.normalized !== value.trim()) onChange(check.normalized)
   }, [check.state, check.normalized]) // eslint-disable-line react-hooks/exhaustive-deps
 
-  const ready = typeof value === 'string' && value.trim() !== '' && !error && (field.validator ? check.state === 'valid' : true)
+  // Lookups and checks run on a value the validator accepted, in its normalised form.
+  const ready =
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    !error &&
+    (field.validator ? check.state === 'valid' && (!check.normalized || check.normalized === value.trim()) : true)
   const lookup = useLookup(field, ready ? String(value).trim() : null, area, onFill)
   const warning = useCheck(field, ready ? String(value).trim() : null, ctx)
 
@@ -142,8 +147,9 @@ function useLookup(field: Field, value: string | null, area: string, onFill: (v:
       })
     return () => controller.abort()
   }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
+  // Spec §9: the client-lookup loading flag clears 1 500 ms after the answer.
   const busy = useDelayedFlag(state.busy, LOADING_CLEAR_DELAY.clientLookup)
-  return { busy: state.busy, text: busy && !state.text ? 'Buscando…' : state.text }
+  return { busy, text: state.text ?? (busy ? 'Buscando…' : null) }
 }
 
 /** Asks the server about a valid value and returns a warning when its answer says so (never blocks). */

@@ -24,7 +24,9 @@ interface FormViewProps {
   ownerId?: string
   onDone?: () => void
   onReveal?: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
+  /** Toast title and message of the action that opened the form, when the form names none. */
   fallbackArea?: string
+  fallbackMessage?: string
 }
 
 function emptyValue(f: Field): unknown {
@@ -50,7 +52,7 @@ export function FormView(props: FormViewProps) {
   const wanted = !!form.initial && evalCondition(form.initial.when, ctx)
   const endpoint = form.initial ? `/${fill(form.initial.endpoint, ctx, true)}` : ''
   const params = form.initial ? resolveParams(form.initial.params, ctx) : {}
-  const area = form.errorArea ?? props.fallbackArea ?? l(form.title ?? 'Formulario')
+  const area = props.fallbackArea ?? form.errorArea ?? l(form.title ?? 'Formulario')
   const initial = useQuery({
     queryKey: ['form-initial', form.id, endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
@@ -71,7 +73,7 @@ export function FormView(props: FormViewProps) {
   return <FormBody {...props} ctx={ctx} loaded={loaded} area={area} />
 }
 
-function FormBody({ form, inDialog, ownerId, onDone, onReveal, ctx, loaded, area }: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string }) {
+function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, ctx, loaded, area }: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string }) {
   const { l } = useI18n()
   const client = useQueryClient()
   const navigate = useNavigate()
@@ -175,7 +177,7 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, ctx, loaded, area
       if (!inDialog) await client.invalidateQueries({ queryKey: nodeKey(form.id) })
     } catch (err) {
       // Nothing typed is lost: the values stay on screen and in the draft.
-      reportError(area, err, form.errorMessage)
+      reportError(area, err, form.errorMessage ?? fallbackMessage)
     } finally {
       setBusy(false)
     }

@@ -15,9 +15,10 @@ export function useServerValidator(validator: Field['validator'], value: unknown
       setCheck({ state: 'idle' })
       return
     }
+    // A verdict about the previous value no longer applies: the field is pending until checked.
+    setCheck({ state: 'checking' })
     const controller = new AbortController()
     const timer = setTimeout(async () => {
-      setCheck({ state: 'checking' })
       try {
         const answer = await api.get<unknown>(`/${validator.endpoint}`, { params: { [validator.param]: text }, signal: controller.signal })
         const valid = getPath(answer, validator.validField) === true

@@ -52,7 +52,7 @@ function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; 
   const row = (data ?? {}) as Record<string, unknown>
   return (
     <RenderContext value={{ data }}>
-      <section className="screen-detail card" aria-label={l(node.title ?? 'Detalle')}>
+      <section className="screen-detail card" aria-label={fill(l(node.title ?? 'Detalle'), { ...ctx, data })}>
         <div className="detail-header">
           {node.title && <h2 className="detail-title">{fill(l(node.title), { ...ctx, data })}</h2>}
           {node.actions && node.actions.length > 0 && <ActionBar actions={node.actions} ownerId={key} />}
