@@ -21,6 +21,8 @@ import { backfillLifecycle } from './lib/lifecycle-backfill'
 import { registerSqlFunctions } from './lib/paging'
 import { OutboxMailer, type Mailer } from './mail/mailer'
 import { adminRoutes } from './routes/admin'
+import { filesRoutes } from './routes/files'
+import { toolsRoutes } from './routes/tools'
 import { businessRoutes } from './routes/business'
 import { utilityRoutes } from './routes/utility-routes'
 
@@ -101,6 +103,8 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   await app.register(utilityRoutes, ctx)
   await app.register(businessRoutes, ctx)
   await app.register(adminRoutes, ctx)
+  await app.register(toolsRoutes, ctx)
+  await app.register(filesRoutes, ctx)
 
   app.addHook('onClose', async () => {
     db.close()

@@ -6,6 +6,8 @@ import { seedAdmin } from './seed-admin'
 import { seedAgents } from './seed-agents'
 import { seedBrands } from './seed-brands'
 import { seedBusiness } from './seed-business'
+import { seedFiles } from './seed-files'
+import { seedTools } from './seed-tools'
 
 /** The fixed seed of the demo data: every machine gets the same rows. */
 const SEED = 20261121
@@ -23,6 +25,8 @@ export async function seedIfEmpty(db: Database.Database, opts: { brandsDir: stri
     seedAgents(db, rnd, today)
     seedBusiness(db, rnd, today)
     seedAdmin(db, rnd, today)
+    seedTools(db, rnd, today)
+    seedFiles(db, rnd, today)
     setMeta(db, 'seeded_at', today.toISOString())
   })()
   return true

@@ -1,0 +1,58 @@
+import { Button } from 'primereact/button'
+import { useId, useState, type ReactNode } from 'react'
+
+export interface ChartTable {
+  columns: string[]
+  rows: (string | number)[][]
+}
+
+/**
+ * A chart with what a chart needs to be usable by everyone: a heading, a text summary for
+ * screen readers, and a "Ver datos" toggle that shows the same figures as a table.
+ */
+export function ChartFrame({ title, summary, table, height = 300, actions, children }: { title: string; summary: string; table: ChartTable; height?: number; actions?: ReactNode; children: ReactNode }) {
+  const [showTable, setShowTable] = useState(false)
+  const id = useId()
+  return (
+    <figure className="chart-frame" aria-labelledby={`${id}-title`}>
+      <figcaption className="chart-frame__header">
+        <h3 id={`${id}-title`} className="chart-frame__title">
+          {title}
+        </h3>
+        <span className="chart-frame__actions">
+          {actions}
+          <Button type="button" size="small" text icon={showTable ? 'pi pi-chart-line' : 'pi pi-table'} label={showTable ? 'Ver gráfico' : 'Ver datos'} aria-expanded={showTable} onClick={() => setShowTable(!showTable)} />
+        </span>
+      </figcaption>
+      <p className="p-sr-only">{summary}</p>
+      {showTable ? (
+        <div className="chart-frame__table">
+          <table className="simple-table">
+            <thead>
+              <tr>
+                {table.columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r, i) => (
+                <tr key={i}>
+                  {r.map((v, j) => (
+                    <td key={j}>{typeof v === 'number' ? v.toLocaleString('es-ES', { maximumFractionDigits: 4 }) : v}</td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <div className="chart-frame__canvas" style={{ height }} role="img" aria-label={summary}>
+          {children}
+        </div>
+      )}
+    </figure>
+  )
+}

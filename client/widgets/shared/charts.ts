@@ -1,0 +1,73 @@
+import {
+  ArcElement,
+  BarElement,
+  CategoryScale,
+  Chart as ChartJS,
+  Filler,
+  Legend,
+  LinearScale,
+  LineElement,
+  PointElement,
+  TimeScale,
+  Title,
+  Tooltip,
+} from 'chart.js'
+import 'chartjs-adapter-date-fns'
+import zoomPlugin from 'chartjs-plugin-zoom'
+import { getLanguage } from '../../i18n/i18n'
+
+/**
+ * The one chart set-up of the portal (Chart.js): components registered once, the zoom plugin,
+ * the date adapter, colours from the brand theme and Spanish number formats. Widgets import
+ * from here, never register Chart.js pieces themselves.
+ */
+ChartJS.register(CategoryScale, LinearScale, TimeScale, PointElement, LineElement, BarElement, ArcElement, Filler, Tooltip, Legend, Title, zoomPlugin)
+
+/** A CSS variable of the current theme (brand primary, text colours…). */
+export function themeColor(name: string, fallback: string): string {
+  if (typeof document === 'undefined') return fallback
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim()
+  return v || fallback
+}
+
+/** Series colours: the brand's primary first, then a palette readable in light and dark themes. */
+export function seriesColors(): string[] {
+  return [themeColor('--primary-color', '#047857'), '#2563eb', '#d97706', '#9333ea', '#dc2626', '#0891b2', '#65a30d', '#db2777']
+}
+
+/** Period colours P1–P6, the same in every chart of the portal. */
+export const PERIOD_COLORS = ['#b91c1c', '#d97706', '#2563eb', '#0891b2', '#65a30d', '#7c3aed'] as const
+
+const locale = () => (getLanguage() === 'en' ? 'en-GB' : 'es-ES')
+
+export function formatNumber(value: number, digits = 2): string {
+  return new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }).format(value)
+}
+
+/** Defaults shared by every chart: theme text colours, grid, Spanish tooltips. */
+export function baseOptions() {
+  const text = themeColor('--text-color', '#374151')
+  const muted = themeColor('--text-color-secondary', '#6b7280')
+  const grid = themeColor('--surface-border', '#e5e7eb')
+  return {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false as const,
+    locale: locale(),
+    color: text,
+    plugins: {
+      legend: { labels: { color: text } },
+      tooltip: { mode: 'index' as const, intersect: false },
+    },
+    scales: {
+      x: { ticks: { color: muted }, grid: { color: grid } },
+      y: { ticks: { color: muted }, grid: { color: grid } },
+    },
+  }
+}
+
+/** Zoom and pan with the wheel, a pinch or a drag (and a reset button in the frame). */
+export const ZOOM_OPTIONS = {
+  zoom: { wheel: { enabled: true }, pinch: { enabled: true }, drag: { enabled: false }, mode: 'x' as const },
+  pan: { enabled: true, mode: 'x' as const },
+}
