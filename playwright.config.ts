@@ -8,7 +8,7 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results/e2e-output',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e-output',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
@@ -32,6 +32,6 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { E2E_PORT: String(E2E_PORT), E2E_DATA_DIR },
+    env: { E2E_PORT: String(E2E_PORT), E2E_DATA_DIR, ...(process.env.E2E_CLIENT_DIST ? { E2E_CLIENT_DIST: process.env.E2E_CLIENT_DIST } : {}) },
   },
 })

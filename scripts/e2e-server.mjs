@@ -1,21 +1,23 @@
 // Starts the portal for the end-to-end suite: a fresh data folder, a fresh client build, the
 // embedded reference API, logs kept in the data folder for the log-scanning test.
+// E2E_PORT, E2E_DATA_DIR and E2E_CLIENT_DIST let several runs share a machine.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
 const port = process.env.E2E_PORT ?? '4321'
 const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data')
+const clientDist = path.resolve(process.env.E2E_CLIENT_DIST ?? 'dist/client')
 fs.rmSync(dataDir, { recursive: true, force: true })
 fs.mkdirSync(dataDir, { recursive: true })
 
-const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit' })
+const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', clientDist, '--emptyOutDir'], { stdio: 'inherit' })
 if (build.status !== 0) process.exit(build.status ?? 1)
 
 const log = fs.openSync(path.join(dataDir, 'portal.log'), 'a')
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   stdio: ['ignore', log, 'inherit'],
-  env: { ...process.env, NODE_ENV: 'development', PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' },
+  env: { ...process.env, NODE_ENV: 'development', PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIST: clientDist, LOG_LEVEL: 'info' },
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))
