@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test'
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4321)
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? 'test-results/e2e-data'
 
+const clientDist: Record<string, string> = process.env.E2E_CLIENT_DIST ? { E2E_CLIENT_DIST: process.env.E2E_CLIENT_DIST } : {}
+
 /** Debian's Chromium, never a downloaded browser (see README). */
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
@@ -25,13 +27,30 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    command: 'node scripts/e2e-server.mjs',
-    url: `http://127.0.0.1:${E2E_PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { E2E_PORT: String(E2E_PORT), E2E_DATA_DIR, ...(process.env.E2E_CLIENT_DIST ? { E2E_CLIENT_DIST: process.env.E2E_CLIENT_DIST } : {}) },
-  },
+  projects: [
+    { name: 'portal', testIgnore: /menu-manager\.spec\.ts$/ },
+    // Menu and column changes reach every user: this suite gets a portal of its own so the others never see them.
+    { name: 'menu-manager', testMatch: /menu-manager\.spec\.ts$/, use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
+  ],
+  // Started one after the other: the second reuses the first one's client build.
+  webServer: [
+    {
+      command: 'node scripts/e2e-server.mjs',
+      url: `http://127.0.0.1:${E2E_PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(E2E_PORT), E2E_DATA_DIR, ...clientDist },
+    },
+    {
+      command: 'node scripts/e2e-server.mjs',
+      url: `http://127.0.0.1:${E2E_PORT + 1}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(E2E_PORT + 1), E2E_DATA_DIR: `${E2E_DATA_DIR}-menus`, E2E_SKIP_BUILD: '1', ...clientDist },
+    },
+  ],
 })

@@ -36,10 +36,22 @@ const ACCESSIBLE_PRIMARY: Record<string, Record<string, string>> = {
   'lara-light-teal': { '#14b8a6': '#0f766e', '#0d9488': '#115e59', ...ACCESSIBLE_SEVERITIES },
 }
 
+/**
+ * lara-light-teal as published paints highlighted things (selected menu entry, tree node, list
+ * option, table row) with the same colour for text and background, so they read as blank
+ * blocks. Its siblings use the 50 shade behind the 700 text; teal gets the same.
+ */
+function fixTealHighlight(css: string): string {
+  return css
+    .replace('--highlight-bg: #0f766e;', '--highlight-bg: #f0fdfa;')
+    .replace(/\{[^{}]*\}/g, (block) => (/(^|[^-])color: #0f766e/.test(block) && /background: #0f766e/.test(block) ? block.replace(/background: #0f766e/g, 'background: #f0fdfa') : block))
+}
+
 export function brandThemeCss(theme: string, css: string): string {
   const map = ACCESSIBLE_PRIMARY[theme]
   if (!map) return css
-  return css.replace(/#[0-9a-fA-F]{6}\b/g, (hex) => map[hex.toLowerCase()] ?? hex)
+  const fixed = theme === 'lara-light-teal' ? fixTealHighlight(css) : css
+  return fixed.replace(/#[0-9a-fA-F]{6}\b/g, (hex) => map[hex.toLowerCase()] ?? hex)
 }
 
 function themeFile(theme: string, rel: string): Buffer | string {

@@ -55,3 +55,41 @@ export interface ResolvedMenuEntry {
   badge?: string
   items?: ResolvedMenuEntry[]
 }
+
+/** Fields of an entry an admin may change (everything but its key and children). */
+const EntryFields = {
+  label: Type.Optional(LocalizedText),
+  icon: Type.Optional(Type.Union([Type.String({ pattern: '^pi pi-[a-z0-9-]+$' }), Type.Null()])),
+  to: Type.Optional(Type.Union([Type.String({ pattern: '^/[^\\s]*$', maxLength: 200 }), Type.Null()])),
+  href: Type.Optional(Type.Union([Type.String({ pattern: '^https://[^\\s]+$', maxLength: 500 }), Type.Null()])),
+  productionHref: Type.Optional(Type.Union([Type.String({ pattern: '^(https://|\\{COMPARADOR_URL\\})[^\\s]*$', maxLength: 500 }), Type.Null()])),
+  command: Type.Optional(Type.Union([MenuCommand, Type.Null()])),
+  permission: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Z0-9_]+$' }), Type.Null()])),
+  devOnly: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  hidden: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  brands: Type.Optional(Type.Union([Type.Array(Type.String({ pattern: '^[a-z0-9-]+$' })), Type.Null()])),
+  badge: Type.Optional(Type.Union([Type.String({ maxLength: 12 }), Type.Null()])),
+}
+
+/**
+ * What an admin changed on top of the shipped menu: per-entry field overrides (null removes a
+ * field), moves to another parent, child order per parent, entries added and shipped entries
+ * removed. Stored instead of a whole menu so that a release changing the defaults and the
+ * admin's edits both survive.
+ */
+export const MenuOverlay = Type.Object(
+  {
+    entries: Type.Record(Type.String(), Type.Object(EntryFields, { additionalProperties: false })),
+    /** Entry key → parent key ('' for the top level). */
+    moved: Type.Record(Type.String(), Type.String()),
+    /** Parent key ('' for the top level) → child keys in order. */
+    order: Type.Record(Type.String(), Type.Array(Type.String())),
+    /** Entries created by admins, with their parent ('' for a new section). */
+    added: Type.Array(Type.Object({ parent: Type.String(), entry: MenuEntry }, { additionalProperties: false })),
+    removed: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+)
+export type MenuOverlay = Type.Static<typeof MenuOverlay>
+
+export const EMPTY_MENU_OVERLAY: MenuOverlay = { entries: {}, moved: {}, order: {}, added: [], removed: [] }

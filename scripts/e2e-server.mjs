@@ -1,6 +1,7 @@
 // Starts the portal for the end-to-end suite: a fresh data folder, a fresh client build, the
 // embedded reference API, logs kept in the data folder for the log-scanning test.
-// E2E_PORT, E2E_DATA_DIR and E2E_CLIENT_DIST let several runs share a machine.
+// E2E_PORT, E2E_DATA_DIR and E2E_CLIENT_DIST let several runs share a machine; E2E_SKIP_BUILD
+// serves an existing build.
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -11,8 +12,11 @@ const clientDist = path.resolve(process.env.E2E_CLIENT_DIST ?? 'dist/client')
 fs.rmSync(dataDir, { recursive: true, force: true })
 fs.mkdirSync(dataDir, { recursive: true })
 
-const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', clientDist, '--emptyOutDir'], { stdio: 'inherit' })
-if (build.status !== 0) process.exit(build.status ?? 1)
+// E2E_SKIP_BUILD: a second portal of the same run serves the build the first one made.
+if (!process.env.E2E_SKIP_BUILD) {
+  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', clientDist, '--emptyOutDir'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
 
 const log = fs.openSync(path.join(dataDir, 'portal.log'), 'a')
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

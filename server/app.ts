@@ -12,11 +12,17 @@ import { HttpError, MESSAGES, sendError } from './lib/errors'
 import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
 import { typeboxValidatorCompiler } from './lib/typebox-validator'
 import { loadDefaultMenu, loadRoutes } from './manifest/manifest-data'
-import { manifestRoutes, type MenuSource } from './manifest/manifest-routes'
+import { adminMenuRoutes } from './manifest/admin-menu-routes'
+import { manifestRoutes } from './manifest/manifest-routes'
 import { hiddenMenuPaths } from './manifest/menu-filter'
+import { MenuService } from './manifest/menu-service'
+import type { MenuStore } from './manifest/menu-store'
+import { SqliteMenuStore } from './manifest/sqlite-menu-store'
 import { healthRoutes } from './ops/health-routes'
 import { loadScreens } from './screens/screen-loader'
-import { screenRoutes, type ScreenSource } from './screens/screen-routes'
+import { adminScreenRoutes } from './screens/admin-screen-routes'
+import { screenRoutes } from './screens/screen-routes'
+import { ScreenService } from './screens/screen-service'
 import { apiProxy } from './proxy/api-proxy'
 import { UpstreamClient, UpstreamError } from './proxy/upstream-client'
 import { AuthService } from './session/auth-service'
@@ -29,6 +35,8 @@ import { clientAssets, readBuildId } from './web/client-assets'
 export interface AppDeps {
   /** Replaces the embedded SQLite session store (tests, Redis). */
   sessionStore?: SessionStore
+  /** Replaces the embedded SQLite menu store (tests, Redis). */
+  menuStore?: MenuStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -77,8 +85,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs)
   const auth = new AuthService(upstream, sessions, deps.now)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
-  const menus: MenuSource = { menuFor: async () => defaultMenu }
-  const screens: ScreenSource = { screen: async (id) => shippedScreens.get(id) }
+  const menuStore = deps.menuStore ?? new SqliteMenuStore(path.join(config.dataDir, 'bff-menus.db'))
+  const menus = new MenuService(menuStore, defaultMenu)
+  const screens = new ScreenService(menuStore, shippedScreens)
 
   app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
@@ -115,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   })
 
   await app.register(fastifyCookie)
-  await app.register(healthRoutes, { upstream, sessions })
+  await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })
   await app.register(authRoutes, { gate, auth, store: sessions })
   await app.register(manifestRoutes, {
@@ -133,11 +142,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     hiddenPaths: async (brand, permissions) =>
       hiddenMenuPaths(await menus.menuFor(brand), { brand, permissions, production: config.production, comparadorUrl: config.comparadorUrl }),
   })
+  await app.register(adminMenuRoutes, {
+    gate,
+    menus,
+    store: menuStore,
+    routes,
+    brands,
+    upstream,
+    comparadorUrl: config.comparadorUrl,
+  })
+  await app.register(adminScreenRoutes, { gate, screens, store: menuStore, routes })
   await app.register(apiProxy, { upstream, gate })
   await app.register(clientAssets, { clientDist: config.clientDist })
 
   app.addHook('onClose', async () => {
+    menus.close()
+    screens.close()
     await sessions.close()
+    await menuStore.close()
     await upstream.close().catch(() => undefined)
   })
   return app

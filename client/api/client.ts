@@ -13,6 +13,8 @@ export class ApiError extends Error {
     /** The server's own message (text body, or `message` of a JSON body), when it sent one. */
     readonly serverMessage: string | null,
     readonly path: string,
+    /** The parsed JSON body of the failure, for answers that carry more than a message (a 409 with the current version). */
+    readonly body: unknown = null,
   ) {
     super(serverMessage ?? `HTTP ${status}`)
   }
@@ -81,32 +83,32 @@ export async function send(method: string, path: string, opts: RequestOptions = 
       await sleep(250)
       continue
     }
-    const message = await readMessage(res)
+    const failure = await readFailure(res)
     if (res.status === 401 && !path.startsWith('/bff/auth/login')) onUnauthenticated(path)
-    throw new ApiError(res.status, message, path)
+    throw new ApiError(res.status, failure.message, path, failure.body)
   }
 }
 
-async function readMessage(res: Response): Promise<string | null> {
+async function readFailure(res: Response): Promise<{ message: string | null; body: unknown }> {
   let text: string
   try {
     text = (await res.text()).trim()
   } catch {
-    return null
+    return { message: null, body: null }
   }
-  if (!text) return null
+  if (!text) return { message: null, body: null }
   if ((res.headers.get('content-type') ?? '').includes('json')) {
     try {
       const parsed = JSON.parse(text) as unknown
-      if (typeof parsed === 'string') return parsed
+      if (typeof parsed === 'string') return { message: parsed, body: parsed }
       const message = (parsed as { message?: unknown; Message?: unknown })?.message ?? (parsed as { Message?: unknown })?.Message
-      return typeof message === 'string' && message ? message : null
+      return { message: typeof message === 'string' && message ? message : null, body: parsed }
     } catch {
-      return null
+      return { message: null, body: null }
     }
   }
   // A text body is shown as the server wrote it (spec §8), but never a whole HTML page.
-  return /^</.test(text) ? null : text.slice(0, 500)
+  return { message: /^</.test(text) ? null : text.slice(0, 500), body: null }
 }
 
 async function json<T>(res: Response): Promise<T> {

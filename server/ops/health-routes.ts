@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify'
+import type { MenuStore } from '../manifest/menu-store'
 import type { UpstreamClient } from '../proxy/upstream-client'
 import type { SessionStore } from '../session/session-store'
 
 /** The upstream path that answers 200 when it is alive. */
 const UPSTREAM_HEALTH_PATH = '/healthz'
 
-export async function healthRoutes(app: FastifyInstance, opts: { upstream: UpstreamClient; sessions: SessionStore }) {
+export async function healthRoutes(app: FastifyInstance, opts: { upstream: UpstreamClient; sessions: SessionStore; menus: MenuStore }) {
   app.get('/healthz', async (_request, reply) => {
     reply.header('cache-control', 'no-store')
     return { status: 'ok' }
   })
 
-  /** Ready when both the upstream and the session store answer; otherwise 503 naming what failed. */
+  /** Ready when the upstream, the session store and the menu store answer; otherwise 503 naming what failed. */
   app.get('/readyz', async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const checks: Record<string, string> = {}
@@ -19,6 +20,10 @@ export async function healthRoutes(app: FastifyInstance, opts: { upstream: Upstr
       opts.sessions.ping().then(
         () => (checks.sessionStore = 'ok'),
         () => (checks.sessionStore = 'error'),
+      ),
+      opts.menus.ping().then(
+        () => (checks.menuStore = 'ok'),
+        () => (checks.menuStore = 'error'),
       ),
       opts.upstream
         .call({ method: 'GET', path: UPSTREAM_HEALTH_PATH, brandDomain: request.brand.Domain, requestId: String(request.id) })

@@ -8,11 +8,15 @@ export const ADMIN = { username: 'admin@portal.test', password: 'Portal-Admin-20
 export const AGENTE = { username: 'agente@portal.test', password: 'Portal-Agente-2026!' }
 
 /** The portal on a brand's host: `portal.<domain label>.localhost` reaches loopback in Chromium. */
-export const BRAND_HOSTS = {
-  verde: `http://portal.energiaverde.localhost:${PORT}`,
-  grupo: `http://portal.grupoenergia.localhost:${PORT}`,
-  limpia: `http://portal.energialimpia.localhost:${PORT}`,
-} as const
+export const brandHosts = (port: number) =>
+  ({
+    verde: `http://portal.energiaverde.localhost:${port}`,
+    grupo: `http://portal.grupoenergia.localhost:${port}`,
+    limpia: `http://portal.energialimpia.localhost:${port}`,
+  }) as const
+export const BRAND_HOSTS = brandHosts(PORT)
+/** The menu manager's suite has a portal of its own: its saves change menus and tables for everyone. */
+export const MENU_PORT = PORT + 1
 
 export async function signIn(page: Page, creds: { username: string; password: string }, base = ''): Promise<void> {
   await page.goto(`${base}/auth/login`)

@@ -50,9 +50,8 @@ describe.each(['verde', 'grupo', 'limpia'])('menu of brand %s', (brand) => {
         expect(lines.includes('contratos/contratos-contrato → [contract-code-dialog]')).toBe(!production)
         expect(lines.includes('utilidades/mapa → /utilidades/map')).toBe(!production)
         expect(sections(lines).includes('auth')).toBe(!production)
-        if (who === 'admin') {
-          expect(lines.includes('sysmanager/sysmanager-usuarios/menu-manager → /sysmanager/menumanager')).toBe(!production)
-        }
+        // The menu manager is no longer dev-only (issue 6): admins reach it from the menu in production too.
+        expect(lines.includes('sysmanager/sysmanager-usuarios/menu-manager → /sysmanager/menumanager')).toBe(who === 'admin')
       })
 
       it('applies the brand rules of the Comparador (spec §1)', () => {

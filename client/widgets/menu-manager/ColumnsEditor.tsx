@@ -1,0 +1,211 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { Checkbox } from 'primereact/checkbox'
+import { Column } from 'primereact/column'
+import { DataTable } from 'primereact/datatable'
+import { Dropdown } from 'primereact/dropdown'
+import { InputText } from 'primereact/inputtext'
+import { Message } from 'primereact/message'
+import { useEffect, useState } from 'react'
+import type { ScreenOverlay } from '../../../schemas/screen'
+import { ApiError } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { notifySuccess } from '../../api/toast'
+import { conflictOf, describeVersion, screenAdmin, type Conflict } from './admin-api'
+import { moveRow, overlayFrom, rowsFrom, type TableRows } from './columns-model'
+import { ConflictDialog } from './ConflictDialog'
+import { VersionHistory } from './VersionHistory'
+
+const AREA = 'Columnas'
+const es = (t: unknown) => (typeof t === 'string' ? t : (t as { es: string }).es)
+
+/** Column order, visibility and headers of the table screens, for everyone; versioned like the menu. */
+export function ColumnsEditor() {
+  const client = useQueryClient()
+  const screens = useQuery({ queryKey: ['menu-manager', 'screens'], queryFn: screenAdmin.list, staleTime: 0, meta: { errorArea: AREA, errorMessage: 'No se han podido obtener las pantallas.' } })
+  const [screenId, setScreenId] = useState<string | null>(null)
+  const id = screenId ?? screens.data?.find((s) => s.id === 'contratos-listado')?.id ?? screens.data?.[0]?.id ?? null
+  const state = useQuery({
+    queryKey: ['menu-manager', 'screen', id],
+    queryFn: () => screenAdmin.state(id!),
+    enabled: !!id,
+    staleTime: 0,
+    meta: { errorArea: AREA, errorMessage: 'No se ha podido obtener la pantalla.' },
+  })
+  const [draft, setDraft] = useState<{ id: string; baseVersion: number; rows: TableRows } | null>(null)
+  const [saveError, setSaveError] = useState<string | null>(null)
+  const [conflict, setConflict] = useState<Conflict<ScreenOverlay> | null>(null)
+  const [history, setHistory] = useState(false)
+
+  useEffect(() => {
+    if (state.data && draft?.id !== state.data.id) {
+      setDraft({ id: state.data.id, baseVersion: state.data.version, rows: rowsFrom(state.data, state.data.overlay) })
+      setSaveError(null)
+    }
+  }, [state.data, draft?.id])
+
+  const current = draft && state.data && draft.id === state.data.id ? draft : null
+  const overlay = current && state.data ? overlayFrom(state.data, current.rows) : null
+  const dirty = !!current && !!state.data && (current.baseVersion !== state.data.version || JSON.stringify(overlay) !== JSON.stringify(overlayFrom(state.data, rowsFrom(state.data, state.data.overlay))))
+
+  const adopt = (version: number, stored: ScreenOverlay) => {
+    if (!state.data) return
+    setDraft({ id: state.data.id, baseVersion: version, rows: rowsFrom(state.data, stored) })
+    setSaveError(null)
+    void client.invalidateQueries({ queryKey: ['menu-manager', 'screen', id] })
+    void client.invalidateQueries({ queryKey: ['menu-manager', 'screen-history', id] })
+    void client.invalidateQueries({ queryKey: ['menu-manager', 'screens'] })
+    // The admin's own copy of the screen refreshes too.
+    void client.invalidateQueries({ queryKey: ['screen', id] })
+  }
+
+  const onFailure = (err: unknown) => {
+    const clash = conflictOf<ScreenOverlay>(err, (c) => c.overlay as ScreenOverlay)
+    if (clash) return setConflict(clash)
+    if (err instanceof ApiError && err.status === 400 && err.serverMessage) return setSaveError(err.serverMessage)
+    reportError(AREA, err, 'No se han podido guardar las columnas.')
+  }
+
+  const save = useMutation({
+    mutationFn: () => screenAdmin.save(current!.id, current!.baseVersion, overlay!),
+    onSuccess: (res) => {
+      adopt(res.version, res.overlay)
+      notifySuccess(AREA, `Versión ${res.version} guardada: todos verán las columnas nuevas en unos segundos.`)
+    },
+    onError: onFailure,
+  })
+  const rollback = useMutation({
+    mutationFn: (target: number) => screenAdmin.rollback(id!, target, state.data!.version),
+    onSuccess: (res, target) => {
+      adopt(res.version, res.overlay)
+      setHistory(false)
+      notifySuccess(AREA, `Versión ${res.version} guardada con el contenido de la ${target === 0 ? 'versión de fábrica' : `versión ${target}`}.`)
+    },
+    onError: onFailure,
+  })
+
+  const setRows = (table: string, rows: TableRows[string]) => {
+    if (!current) return
+    setDraft({ ...current, rows: { ...current.rows, [table]: rows } })
+    setSaveError(null)
+  }
+
+  const title = state.data ? es(state.data.title) : ''
+  return (
+    <div className="menu-manager__columns">
+      <div className="card menu-manager__toolbar">
+        <div className="menu-manager__brand">
+          <label htmlFor="mm-screen" className="screen-form__label">
+            Pantalla
+          </label>
+          <Dropdown
+            inputId="mm-screen"
+            value={id}
+            filter
+            options={(screens.data ?? []).map((s) => ({ value: s.id, label: `${es(s.title)}${s.path ? ` — ${s.path}` : ''}` }))}
+            onChange={(e) => {
+              setScreenId(e.value as string)
+              setDraft(null)
+            }}
+            placeholder="Elige una pantalla"
+          />
+        </div>
+        <p className="menu-manager__status" aria-live="polite">
+          {state.data && describeVersion(state.data.version, state.data.author, state.data.updatedAt)}
+          {dirty && <span className="menu-manager__dirty">Cambios sin guardar</span>}
+        </p>
+        <div className="action-bar">
+          <Button type="button" label="Historial" icon="pi pi-history" outlined disabled={!state.data} onClick={() => setHistory(true)} />
+          <Button type="button" label="Descartar cambios" icon="pi pi-undo" text disabled={!dirty} onClick={() => state.data && adopt(state.data.version, state.data.overlay)} />
+          <Button type="button" label="Guardar" icon="pi pi-save" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => save.mutate()} />
+        </div>
+      </div>
+      {saveError && <Message className="menu-manager__message" severity="error" text={`No se ha guardado: ${saveError}`} role="alert" />}
+      <p className="field-help menu-manager__columns-help">
+        Los cambios se aplican a todos los usuarios. Una columna oculta aquí desaparece de la tabla para todos; cada usuario puede seguir eligiendo entre las demás.
+      </p>
+      {current &&
+        state.data?.tables.map((table) => {
+          const rows = current.rows[table.id] ?? []
+          return (
+            <section key={table.id} className="card" aria-labelledby={`mm-table-${table.id}`}>
+              <h2 id={`mm-table-${table.id}`} className="screen-form__title">
+                {title} · tabla «{table.id}»
+              </h2>
+              <DataTable value={rows} dataKey="field" reorderableRows onRowReorder={(e) => setRows(table.id, e.value as typeof rows)} size="small" className="menu-manager__columns-table">
+                <Column rowReorder style={{ width: '3rem' }} header="Mover" />
+                <Column
+                  header="Visible"
+                  style={{ width: '6rem' }}
+                  body={(r: (typeof rows)[number], o) => (
+                    <Checkbox
+                      inputId={`mm-col-${table.id}-${r.field}`}
+                      checked={!r.hidden}
+                      aria-label={`Mostrar la columna ${r.header || r.shippedHeader}`}
+                      onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, hidden: !e.checked } : x)))}
+                    />
+                  )}
+                />
+                <Column header="Campo" body={(r: (typeof rows)[number]) => <code>{r.field}</code>} />
+                <Column
+                  header="Título"
+                  body={(r: (typeof rows)[number], o) => (
+                    <InputText
+                      value={r.header}
+                      placeholder={r.shippedHeader}
+                      maxLength={60}
+                      aria-label={`Título de la columna ${r.field}`}
+                      onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, header: e.target.value } : x)))}
+                    />
+                  )}
+                />
+                <Column
+                  header="Orden"
+                  style={{ width: '7rem' }}
+                  body={(r: (typeof rows)[number], o) => (
+                    <span className="menu-manager__order">
+                      <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={`Subir ${r.field}`} disabled={o.rowIndex === 0} onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, -1))} />
+                      <Button
+                        type="button"
+                        icon="pi pi-arrow-down"
+                        text
+                        rounded
+                        size="small"
+                        aria-label={`Bajar ${r.field}`}
+                        disabled={o.rowIndex === rows.length - 1}
+                        onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, 1))}
+                      />
+                    </span>
+                  )}
+                />
+              </DataTable>
+            </section>
+          )
+        })}
+      {history && state.data && (
+        <VersionHistory
+          title={`Historial de la pantalla «${title}»`}
+          queryKey={['menu-manager', 'screen-history', id]}
+          load={() => screenAdmin.history(id!)}
+          currentVersion={state.data.version}
+          dirty={dirty}
+          onRollback={(v) => rollback.mutate(v)}
+          busy={rollback.isPending}
+          onHide={() => setHistory(false)}
+          errorArea={AREA}
+        />
+      )}
+      {conflict && (
+        <ConflictDialog
+          conflict={conflict}
+          onMerge={null}
+          onTakeTheirs={() => {
+            adopt(conflict.currentVersion, conflict.current)
+            setConflict(null)
+          }}
+          onHide={() => setConflict(null)}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,103 @@
+import type { Author } from '../../../schemas/admin'
+import type { LocalizedText } from '../../../schemas/i18n'
+import type { MenuDefinition, ResolvedMenuEntry } from '../../../schemas/menu'
+import type { ScreenOverlay, Text } from '../../../schemas/screen'
+import { api, ApiError } from '../../api/client'
+
+export type { Author }
+
+export interface Change {
+  text: string
+}
+
+export interface MenuState {
+  brand: string
+  version: number
+  menu: MenuDefinition
+  author: Author | null
+  updatedAt: number | null
+  routes: { path: string; title: LocalizedText; permission: string | null }[]
+  permissions: { code: string; name: string }[]
+  brands: { key: string; name: string }[]
+}
+
+export interface HistoryEntry {
+  version: number
+  author: Author | null
+  createdAt: number | null
+  kind: 'edit' | 'rollback' | 'shipped'
+  restoredFrom: number | null
+  changes: Change[]
+}
+
+export interface Saved<T> {
+  version: number
+  changes: Change[]
+  value: T
+}
+
+/** What a 409 carries: who saved meanwhile, their changes, and (for a menu save) both drafts combined. */
+export interface Conflict<T> {
+  message: string
+  currentVersion: number
+  current: T
+  changes: Change[]
+  merged: T | null
+}
+
+export interface ScreenSummary {
+  id: string
+  title: Text
+  path: string | null
+  version: number
+  tables: string[]
+}
+
+export interface ScreenState {
+  id: string
+  title: Text
+  path: string | null
+  version: number
+  author: Author | null
+  updatedAt: number | null
+  overlay: ScreenOverlay
+  tables: { id: string; columns: { field: string; header: Text }[] }[]
+}
+
+/** A refused save because someone saved first, read from the 409 body; other failures are rethrown. */
+export function conflictOf<T>(err: unknown, pick: (body: Record<string, unknown>) => T): Conflict<T> | null {
+  if (!(err instanceof ApiError) || err.status !== 409 || !err.body || typeof err.body !== 'object') return null
+  const body = err.body as { message: string; current: { version: number }; changes: Change[]; merged?: T | null }
+  return { message: body.message, currentVersion: body.current.version, current: pick(body.current as Record<string, unknown>), changes: body.changes, merged: body.merged ?? null }
+}
+
+const q = (brand: string) => ({ params: { brand } })
+
+export const menuAdmin = {
+  state: (brand: string) => api.get<MenuState>('/bff/admin/menu', q(brand)),
+  save: (brand: string, version: number, menu: MenuDefinition) => api.put<{ version: number; menu: MenuDefinition; changes: Change[] }>('/bff/admin/menu', { version, menu }, q(brand)),
+  history: (brand: string) => api.get<HistoryEntry[]>('/bff/admin/menu/history', q(brand)),
+  diff: (brand: string, from: number, to: number) => api.get<{ changes: Change[] }>('/bff/admin/menu/diff', { params: { brand, from, to } }),
+  preview: (brand: string, menu: MenuDefinition, permissions: string[], production: boolean) =>
+    api.post<{ menu: ResolvedMenuEntry[]; changes: Change[] }>('/bff/admin/menu/preview', { menu, permissions, production }, q(brand)),
+  rollback: (brand: string, version: number, expectedVersion: number) =>
+    api.post<{ version: number; menu: MenuDefinition; changes: Change[] }>('/bff/admin/menu/rollback', { version, expectedVersion }, q(brand)),
+}
+
+export const screenAdmin = {
+  list: () => api.get<ScreenSummary[]>('/bff/admin/screens'),
+  state: (id: string) => api.get<ScreenState>(`/bff/admin/screens/${encodeURIComponent(id)}`),
+  save: (id: string, version: number, overlay: ScreenOverlay) => api.put<ScreenState & { changes: Change[] }>(`/bff/admin/screens/${encodeURIComponent(id)}`, { version, overlay }),
+  history: (id: string) => api.get<HistoryEntry[]>(`/bff/admin/screens/${encodeURIComponent(id)}/history`),
+  rollback: (id: string, version: number, expectedVersion: number) =>
+    api.post<ScreenState & { changes: Change[] }>(`/bff/admin/screens/${encodeURIComponent(id)}/rollback`, { version, expectedVersion }),
+}
+
+const DATE = new Intl.DateTimeFormat('es-ES', { dateStyle: 'short', timeStyle: 'short' })
+export const formatWhen = (ms: number | null) => (ms === null ? '—' : DATE.format(new Date(ms)))
+
+/** "Versión 3 · Ana Admin · 21/11/26, 10:32", or the shipped one. */
+export function describeVersion(version: number, author: Author | null, at: number | null): string {
+  if (version === 0) return 'Versión de fábrica (sin cambios guardados)'
+  return `Versión ${version} · ${author?.name ?? '—'} · ${formatWhen(at)}`
+}

@@ -1,0 +1,22 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { MESSAGES, sendError } from '../lib/errors'
+import type { Author } from '../manifest/menu-store'
+import type { SessionGate } from './session-gate'
+
+/** A preHandler: a session holding `permission`, else 401/403 (the denial is logged with user and route). */
+export function requirePermission(gate: SessionGate, permission: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await gate.current(request, reply)
+    if (!session) return sendError(reply, 401, MESSAGES.unauthenticated)
+    if (!session.user.Permisos.some((p) => p.NombreNormalizado === permission)) {
+      request.log.warn({ event: 'admin_denied', userId: session.userId, route: request.routeOptions.url, permission }, 'admin call refused: missing permission')
+      return sendError(reply, 403, MESSAGES.forbidden)
+    }
+  }
+}
+
+/** The signed-in user as the author of a change (after requirePermission). */
+export function authorOf(request: FastifyRequest): Author {
+  const user = request.sessionMemo!.user
+  return { id: user.Id, name: [user.Nombre, user.Apellidos].filter(Boolean).join(' '), email: user.Email }
+}
