@@ -19,35 +19,61 @@ export const XLSX_FORMATS = {
   integer: '#,##0',
 } as const
 
-/**
- * Streams an XLSX file to the reply: rows are written as they are read, so a large export
- * is never held whole in memory. The file name travels in Content-Disposition.
- */
+/** Extra formats of the tools' exports. */
+export const XLSX_TOOL_FORMATS = {
+  dateTime: 'dd/mm/yyyy hh:mm',
+  eurKwh: '0.000000 "€/kWh"',
+  eurMwh: '#,##0.00 "€/MWh"',
+  kvarh: '#,##0 "kvarh"',
+  pct: '0.0 "%"',
+} as const
+
+/** One sheet of a workbook. */
+export interface XlsxSheet<T> {
+  name: string
+  columns: XlsxColumn<T>[]
+  rows: Iterable<T>
+}
+
+/** A one-sheet export (the lists). */
 export async function sendXlsx<T>(
   reply: FastifyReply,
   opts: { fileName: string; sheetName: string; columns: XlsxColumn<T>[]; rows: Iterable<T> },
 ): Promise<FastifyReply> {
+  return sendXlsxBook(reply, opts.fileName, [{ name: opts.sheetName, columns: opts.columns, rows: opts.rows }])
+}
+
+/**
+ * Streams an XLSX workbook to the reply: rows are written as they are read, so a large export
+ * is never held whole in memory. Bold frozen header row, Excel dates for `dd/mm/yyyy` and
+ * date-time columns, number formats per column; the file name travels in Content-Disposition.
+ */
+export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets: XlsxSheet<any>[]): Promise<FastifyReply> {
   const stream = new PassThrough()
   reply
     .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    .header('content-disposition', `attachment; filename="${asciiName(opts.fileName)}"; filename*=UTF-8''${encodeURIComponent(opts.fileName)}`)
+    .header('content-disposition', `attachment; filename="${asciiName(fileName)}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
     .header('cache-control', 'no-store')
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false })
-  const sheet = workbook.addWorksheet(opts.sheetName, { views: [{ state: 'frozen', ySplit: 1 }] })
-  sheet.columns = opts.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? Math.max(12, c.header.length + 2), style: c.format ? { numFmt: c.format } : {} }))
-  sheet.getRow(1).font = { bold: true }
-  sheet.getRow(1).commit()
   const write = async () => {
-    for (const row of opts.rows) {
-      const values: Record<string, unknown> = {}
-      opts.columns.forEach((c, i) => {
-        let v = typeof c.value === 'function' ? c.value(row) : row[c.value]
-        if (c.format === XLSX_FORMATS.date && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) v = new Date(`${v.slice(0, 10)}T00:00:00Z`)
-        values[`c${i}`] = v ?? null
-      })
-      sheet.addRow(values).commit()
+    for (const spec of sheets) {
+      const sheet = workbook.addWorksheet(spec.name, { views: [{ state: 'frozen', ySplit: 1 }] })
+      sheet.columns = spec.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? Math.max(12, c.header.length + 2), style: c.format ? { numFmt: c.format } : {} }))
+      sheet.getRow(1).font = { bold: true }
+      sheet.getRow(1).commit()
+      for (const row of spec.rows) {
+        const values: Record<string, unknown> = {}
+        spec.columns.forEach((c, i) => {
+          let v = typeof c.value === 'function' ? c.value(row) : row[c.value]
+          if (c.format === XLSX_FORMATS.date && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) v = new Date(`${v.slice(0, 10)}T00:00:00Z`)
+          // Local timestamps `YYYY-MM-DDTHH:mm` as Excel date-times (shown as written, no time zone shift).
+          if (c.format === XLSX_TOOL_FORMATS.dateTime && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v)) v = new Date(`${v}:00Z`)
+          values[`c${i}`] = v ?? null
+        })
+        sheet.addRow(values).commit()
+      }
+      sheet.commit()
     }
-    sheet.commit()
     await workbook.commit()
   }
   write().catch((err) => stream.destroy(err))

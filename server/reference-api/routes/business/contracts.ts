@@ -24,6 +24,7 @@ import { fail } from '../../lib/http'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
+import { situacionPorProvincia } from '../tools/map'
 import { isoDayParam, selectList, visibleContract } from './shared'
 
 export const CONTRACT_FROM = `FROM contratos c
@@ -164,6 +165,9 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
   })
 
   app.get('/api/contract/situacion-contratos', async (request) => {
+    // `?agrupar=provincia`: the per-province aggregate of the maps (routes/tools/map.ts).
+    const agrupar = (request.query as Record<string, unknown>).agrupar
+    if (agrupar !== undefined && agrupar !== '') return situacionPorProvincia(db, callerScope(db, request), agrupar)
     const { where, params } = scopeConditions(callerScope(db, request))
     const counts = new Map(
       (db.prepare(`SELECT c.estado AS estado, COUNT(*) AS n FROM contratos c WHERE ${where.join(' AND ')} GROUP BY c.estado`).all(...params) as { estado: string; n: number }[]).map(
