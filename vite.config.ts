@@ -29,6 +29,8 @@ const ACCESSIBLE_SEVERITIES: Record<string, string> = {
   '#3b82f6': '#1d4ed8',
   '#cc8925': '#854d0e',
   '#ff5757': '#b42318',
+  // .p-error texts and invalid-field borders (about 4:1 on white as published)
+  '#e24c4c': '#b42318',
 }
 const ACCESSIBLE_PRIMARY: Record<string, Record<string, string>> = {
   'lara-light-green': { '#10b981': '#047857', '#059669': '#065f46', ...ACCESSIBLE_SEVERITIES },

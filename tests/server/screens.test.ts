@@ -53,13 +53,10 @@ describe('screen files', () => {
     }
   })
 
-  it('exist for every route whose screen is delivered so far', () => {
+  it('exist for every signed-in route (spec §2)', () => {
     const routes = loadRoutes().filter((r) => !r.public)
-    const missing = routes.filter((r) => !screens.has(r.screen)).map((r) => `${r.path} → ${r.screen}`)
-    // Grows to [] as the remaining issues deliver their screens.
-    const delivered = routes.filter((r) => screens.has(r.screen))
-    expect(delivered.length + missing.length).toBe(routes.length)
-    for (const r of delivered) expect(screens.get(r.screen)!.id).toBe(r.screen)
+    expect(routes.filter((r) => !screens.has(r.screen)).map((r) => `${r.path} → ${r.screen}`)).toEqual([])
+    for (const r of routes) expect(screens.get(r.screen)!.id).toBe(r.screen)
   })
 })
 

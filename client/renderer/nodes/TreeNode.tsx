@@ -46,6 +46,8 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
         value={nodes}
         expandedKeys={expanded ?? (node.expanded ? keys : {})}
         onToggle={(e) => setExpanded(e.value)}
+        // The library's fold button has no name; the tree item itself answers to the arrow keys.
+        pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? 'Plegar' : 'Desplegar' }) }}
         emptyMessage={node.emptyMessage ? l(node.emptyMessage) : 'Sin elementos.'}
         nodeTemplate={(n) => (
           <span className="tree-label">

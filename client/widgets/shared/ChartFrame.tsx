@@ -1,5 +1,5 @@
 import { Button } from 'primereact/button'
-import { useId, useState, type ReactNode } from 'react'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 
 export interface ChartTable {
   columns: string[]
@@ -8,11 +8,17 @@ export interface ChartTable {
 
 /**
  * A chart with what a chart needs to be usable by everyone: a heading, a text summary for
- * screen readers, and a "Ver datos" toggle that shows the same figures as a table.
+ * screen readers, and a "Ver datos" toggle that shows the same figures as a table (a
+ * scrollable region reachable by keyboard). Extra buttons (reset zoom, export) come in `actions`.
  */
 export function ChartFrame({ title, summary, table, height = 300, actions, children }: { title: string; summary: string; table: ChartTable; height?: number; actions?: ReactNode; children: ReactNode }) {
   const [showTable, setShowTable] = useState(false)
   const id = useId()
+  const canvasBox = useRef<HTMLDivElement>(null)
+  // The box is the named image; the chart library's canvas (role img, no name) is hidden from assistive tech.
+  useEffect(() => {
+    canvasBox.current?.querySelectorAll('canvas').forEach((c) => c.setAttribute('aria-hidden', 'true'))
+  })
   return (
     <figure className="chart-frame" aria-labelledby={`${id}-title`}>
       <figcaption className="chart-frame__header">
@@ -26,7 +32,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
       </figcaption>
       <p className="p-sr-only">{summary}</p>
       {showTable ? (
-        <div className="chart-frame__table">
+        <div className="chart-frame__table" tabIndex={0} role="region" aria-label={`Datos: ${title}`}>
           <table className="simple-table">
             <thead>
               <tr>
@@ -49,7 +55,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
           </table>
         </div>
       ) : (
-        <div className="chart-frame__canvas" style={{ height }} role="img" aria-label={summary}>
+        <div ref={canvasBox} className="chart-frame__canvas" style={{ height }} role="img" aria-label={summary}>
           {children}
         </div>
       )}

@@ -1,0 +1,447 @@
+import { Button } from 'primereact/button'
+import { Dropdown } from 'primereact/dropdown'
+import { InputText } from 'primereact/inputtext'
+import { Message } from 'primereact/message'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import { Link } from 'react-router-dom'
+import { ApiError, send } from '../../api/client'
+import { notifySuccess } from '../../api/toast'
+import { ResponseView, type CallResult } from './ResponseView'
+import {
+  buildRequest,
+  describeCall,
+  exampleValues,
+  keyProblem,
+  maskKey,
+  normalizeRoute,
+  pickHeaders,
+  statusText,
+  type CatalogEntry,
+  type CatalogParam,
+} from './request'
+import './api-test.css'
+
+const CATALOG_PATH = '/api/public/v1'
+const HISTORY_SIZE = 10
+
+interface Identity {
+  ApiUsuario?: { Nombre?: string }
+  Permisos?: { NombreNormalizado?: string; Nombre?: string }[]
+  Marca?: { Nombre?: string }
+  Agente?: { Nombre?: string; Codigo?: string } | null
+}
+
+interface HistoryItem extends CallResult {
+  id: number
+  at: Date
+  entryId: string | number
+  values: Record<string, string>
+}
+
+/** One call through the portal's api client with the key; the answer (or the failure) as shown to the user. */
+async function call(method: string, path: string, params: Record<string, string | number>, key: string): Promise<CallResult> {
+  const started = performance.now()
+  try {
+    const res = await send(method, path, { params, headers: { 'X-Api-Key': key } })
+    const body = await res.text()
+    return { method, url: urlOf(path, params), status: res.status, ms: performance.now() - started, headers: pickHeaders(res.headers), body }
+  } catch (err) {
+    const ms = performance.now() - started
+    if (err instanceof ApiError) return { method, url: urlOf(path, params), status: err.status, ms, headers: [], body: err.serverMessage ?? '' }
+    return { method, url: urlOf(path, params), status: 0, ms, headers: [], body: (err as Error)?.message ?? '' }
+  }
+}
+
+function urlOf(path: string, params: Record<string, string | number>): string {
+  const q = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()
+  return q ? `${path}?${q}` : path
+}
+
+/**
+ * API Test: tries the public integration API (`/api/public/v1/*`) with one of the user's keys.
+ * The key stays in this component's memory only (never stored, never in the history) and is
+ * forgotten when the page is left.
+ */
+export default function ApiTestConsole() {
+  const [key, setKey] = useState('')
+  const [keyError, setKeyError] = useState<string | null>(null)
+  // Masked by CSS, not a password field: browsers must not offer to remember the key.
+  const [showKey, setShowKey] = useState(false)
+  const [connecting, setConnecting] = useState(false)
+  const [catalog, setCatalog] = useState<CatalogEntry[] | null>(null)
+  const [identity, setIdentity] = useState<Identity | null>(null)
+  const [connectFailure, setConnectFailure] = useState<CallResult | null>(null)
+  const [entryId, setEntryId] = useState<string | number | null>(null)
+  const [values, setValues] = useState<Record<string, string>>({})
+  const [paramErrors, setParamErrors] = useState<Record<string, string>>({})
+  const [sending, setSending] = useState(false)
+  const [result, setResult] = useState<CallResult | null>(null)
+  const [history, setHistory] = useState<HistoryItem[]>([])
+  const seq = useRef(0)
+  const responseHeading = useRef<HTMLHeadingElement>(null)
+
+  const entry = catalog?.find((e) => e.Id === entryId) ?? null
+  const permissions = useMemo(() => new Set((identity?.Permisos ?? []).map((p) => p.NombreNormalizado ?? '')), [identity])
+
+  useEffect(() => {
+    if (result) responseHeading.current?.focus()
+  }, [result])
+
+  const connect = async (e: FormEvent) => {
+    e.preventDefault()
+    const problem = keyProblem(key)
+    setKeyError(problem)
+    if (problem) {
+      document.getElementById('apitest-key')?.focus()
+      return
+    }
+    const k = key.trim()
+    setConnecting(true)
+    setConnectFailure(null)
+    try {
+      const answer = await call('GET', CATALOG_PATH, {}, k)
+      if (answer.status !== 200) {
+        setCatalog(null)
+        setIdentity(null)
+        setConnectFailure(answer)
+        return
+      }
+      let list: CatalogEntry[] = []
+      try {
+        list = JSON.parse(answer.body) as CatalogEntry[]
+      } catch {
+        list = []
+      }
+      setCatalog(Array.isArray(list) ? list : [])
+      // Who the key is, for the permission marks of the picker (the call records the key's use, as any other).
+      const me = await call('GET', `${CATALOG_PATH}/me`, {}, k)
+      try {
+        setIdentity(me.status === 200 ? (JSON.parse(me.body) as Identity) : null)
+      } catch {
+        setIdentity(null)
+      }
+      const first = Array.isArray(list) ? list[0] : undefined
+      if (first && !list.some((x) => x.Id === entryId)) chooseEntry(first.Id, list)
+      notifySuccess('API Test', `Catálogo cargado: ${Array.isArray(list) ? list.length : 0} llamadas.`)
+    } finally {
+      setConnecting(false)
+    }
+  }
+
+  const chooseEntry = (id: string | number | null, list = catalog) => {
+    setEntryId(id)
+    setParamErrors({})
+    const chosen = list?.find((x) => x.Id === id)
+    setValues(chosen ? exampleValues(chosen) : {})
+  }
+
+  const forget = () => {
+    setKey('')
+    setCatalog(null)
+    setIdentity(null)
+    setEntryId(null)
+    setValues({})
+    setConnectFailure(null)
+    setKeyError(null)
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (!entry) return
+    const built = buildRequest(entry, values)
+    if (!built.ok) {
+      setParamErrors(built.errors)
+      const first = entry.Parametros.find((p) => built.errors[p.Nombre])
+      if (first) document.getElementById(paramId(first))?.focus()
+      return
+    }
+    setParamErrors({})
+    setSending(true)
+    try {
+      const answer = await call(built.method, built.path, built.params, key.trim())
+      setResult(answer)
+      const item: HistoryItem = { ...answer, id: ++seq.current, at: new Date(), entryId: entry.Id, values: { ...values } }
+      setHistory((h) => [item, ...h].slice(0, HISTORY_SIZE))
+    } finally {
+      setSending(false)
+    }
+  }
+
+  const preview = entry ? buildRequest(entry, values) : null
+  const options = (catalog ?? []).map((c) => ({
+    value: c.Id,
+    label: `${(c.Metodo || 'GET').toUpperCase()} ${normalizeRoute(c.Ruta)}`,
+    description: c.Descripcion,
+    allowed: !c.Permiso || !identity || permissions.has(c.Permiso),
+    permiso: c.Permiso,
+  }))
+
+  return (
+    <div className="apitest">
+      <form className="card screen-form apitest__key" onSubmit={connect} noValidate aria-labelledby="apitest-key-title">
+        <h2 id="apitest-key-title" className="screen-form__title">
+          1. Clave de API
+        </h2>
+        <div className="screen-form__field">
+          <label htmlFor="apitest-key" className="screen-form__label">
+            Clave de API completa
+            <span className="required-mark" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          </label>
+          <div className="apitest__key-row">
+            <span className="apitest__key-field">
+              <InputText
+                id="apitest-key"
+                value={key}
+                onChange={(ev) => {
+                  setKey(ev.target.value)
+                  if (keyError) setKeyError(null)
+                }}
+                type="text"
+                autoComplete="off"
+                spellCheck={false}
+                autoCapitalize="off"
+                placeholder="pk_0123456789abcdef.…"
+                aria-describedby={`${keyError ? 'apitest-key-error ' : ''}apitest-key-help`}
+                aria-required
+                aria-invalid={keyError ? true : undefined}
+                invalid={!!keyError}
+                className={`apitest__key-input ${showKey ? '' : 'apitest__key-input--masked'}`}
+              />
+              <Button
+                type="button"
+                icon={showKey ? 'pi pi-eye-slash' : 'pi pi-eye'}
+                text
+                aria-label={showKey ? 'Ocultar la clave' : 'Mostrar la clave'}
+                aria-pressed={showKey}
+                onClick={() => setShowKey(!showKey)}
+              />
+            </span>
+            <Button type="submit" label={catalog ? 'Recargar catálogo' : 'Conectar'} icon="pi pi-link" loading={connecting} />
+            {catalog && <Button type="button" label="Olvidar la clave" icon="pi pi-times" text onClick={forget} />}
+          </div>
+          {keyError && (
+            <small id="apitest-key-error" className="p-error field-error" role="alert">
+              {keyError}
+            </small>
+          )}
+          <small id="apitest-key-help" className="field-help">
+            Las claves se muestran una sola vez, al generarlas en <Link to="/apikeys">Claves de API</Link>: si no tienes la tuya, genera una nueva para el usuario de
+            API que quieras probar. Aquí la clave solo se guarda en la memoria de esta página: no se almacena en ningún sitio y se olvida al salir.
+          </small>
+        </div>
+        {connectFailure && (
+          <Message
+            className="apitest__connect-error"
+            severity="error"
+            text={`No se ha podido cargar el catálogo: ${connectFailure.status ? `${connectFailure.status} ${statusText(connectFailure.status)}` : 'sin respuesta'}${connectFailure.body ? ` — ${connectFailure.body}` : ''}`}
+          />
+        )}
+        {identity && (
+          <p className="apitest__identity" role="status">
+            <i className="pi pi-check-circle" aria-hidden="true" /> Clave {maskKey(key)} de <strong>{identity.ApiUsuario?.Nombre ?? 'usuario de API'}</strong>
+            {identity.Marca?.Nombre ? ` en ${identity.Marca.Nombre}` : ''}
+            {identity.Agente ? ` · agente ${identity.Agente.Codigo ?? ''} ${identity.Agente.Nombre ?? ''}` : ''} · permisos:{' '}
+            {(identity.Permisos ?? []).map((p) => p.NombreNormalizado).join(', ') || 'ninguno'}
+          </p>
+        )}
+      </form>
+
+      {catalog && (
+        <form className="card screen-form apitest__call" onSubmit={submit} noValidate aria-labelledby="apitest-call-title">
+          <h2 id="apitest-call-title" className="screen-form__title">
+            2. Llamada
+          </h2>
+          <div className="screen-form__field">
+            <label htmlFor="apitest-entry" className="screen-form__label">
+              Llamada del catálogo
+            </label>
+            <Dropdown
+              inputId="apitest-entry"
+              value={entryId}
+              options={options}
+              optionLabel="label"
+              optionValue="value"
+              onChange={(ev) => chooseEntry(ev.value as string | number)}
+              aria-describedby="apitest-entry-help"
+              placeholder="Elige una llamada"
+              emptyMessage="El catálogo está vacío"
+              itemTemplate={(o: (typeof options)[number]) => (
+                <span className="apitest__option">
+                  <code>{o.label}</code>
+                  <small>
+                    {o.description}
+                    {o.permiso ? ` · ${o.permiso}${o.allowed ? '' : ' (la clave no lo tiene)'}` : ''}
+                  </small>
+                </span>
+              )}
+            />
+            <small id="apitest-entry-help" className="field-help">
+              {entry ? entry.Descripcion : 'Elige qué llamada probar.'}
+            </small>
+          </div>
+          {entry && (
+            <>
+              <p className="apitest__permission">
+                {entry.Permiso ? (
+                  <>
+                    Necesita el permiso <code>{entry.Permiso}</code>
+                    {identity && (permissions.has(entry.Permiso) ? ' — la clave lo tiene.' : ' — la clave no lo tiene: la respuesta será 403.')}
+                  </>
+                ) : (
+                  'No necesita ningún permiso: basta con una clave válida.'
+                )}
+              </p>
+              {entry.Parametros.length > 0 ? (
+                <fieldset className="apitest__params">
+                  <legend>Parámetros</legend>
+                  <div className="apitest__params-grid">
+                    {entry.Parametros.map((p) => (
+                      <ParamInput key={p.Nombre} param={p} value={values[p.Nombre] ?? ''} error={paramErrors[p.Nombre]} onChange={(v) => {
+                        setValues((prev) => ({ ...prev, [p.Nombre]: v }))
+                        if (paramErrors[p.Nombre]) setParamErrors((prev) => ({ ...prev, [p.Nombre]: '' }))
+                      }} />
+                    ))}
+                  </div>
+                </fieldset>
+              ) : (
+                <p className="field-help">Esta llamada no tiene parámetros.</p>
+              )}
+              <p className="apitest__preview">
+                <span className="apitest__preview-label">Petición:</span>{' '}
+                <code data-testid="apitest-url">{preview?.ok ? `${preview.method} ${preview.url}` : `${(entry.Metodo || 'GET').toUpperCase()} ${normalizeRoute(entry.Ruta)}`}</code>
+                <span className="apitest__preview-label"> con la cabecera</span> <code>X-Api-Key: {maskKey(key)}</code>
+              </p>
+              <div className="action-bar">
+                <Button type="submit" label="Enviar" icon="pi pi-send" loading={sending} />
+                {entry.Parametros.some((p) => p.Ejemplo !== undefined && p.Ejemplo !== null) && (
+                  <Button type="button" label="Usar los ejemplos" icon="pi pi-replay" text onClick={() => setValues(exampleValues(entry))} />
+                )}
+              </div>
+            </>
+          )}
+        </form>
+      )}
+
+      {result && (
+        <section className="card apitest__response" aria-labelledby="apitest-response-title">
+          <h2 id="apitest-response-title" ref={responseHeading} tabIndex={-1} className="screen-form__title">
+            3. Respuesta
+          </h2>
+          <p className="p-sr-only" role="status">
+            {describeCall(result.method, result.url, result.status, result.ms)}
+          </p>
+          <ResponseView result={result} />
+        </section>
+      )}
+
+      {history.length > 0 && (
+        <section className="card apitest__history" aria-labelledby="apitest-history-title">
+          <h2 id="apitest-history-title" className="screen-form__title">
+            Historial de esta sesión
+          </h2>
+          <div className="apitest__history-scroll">
+            <table className="simple-table apitest__history-table">
+              <caption className="p-sr-only">Últimas {HISTORY_SIZE} llamadas hechas en esta página; la clave no se guarda en el historial.</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Hora</th>
+                  <th scope="col">Petición</th>
+                  <th scope="col">Estado</th>
+                  <th scope="col">Tiempo</th>
+                  <th scope="col">Acciones</th>
+                </tr>
+              </thead>
+              <tbody>
+                {history.map((h) => (
+                  <tr key={h.id}>
+                    <td>{h.at.toLocaleTimeString('es-ES')}</td>
+                    <td>
+                      <code className="apitest__history-url">
+                        {h.method} {h.url}
+                      </code>
+                    </td>
+                    <td>
+                      <span className={`apitest__status apitest__status--${h.status === 0 ? 'network' : h.status < 400 ? 'ok' : h.status < 500 ? 'client-error' : 'server-error'}`}>{h.status || '—'}</span>
+                    </td>
+                    <td>{Math.round(h.ms)} ms</td>
+                    <td>
+                      <span className="row-actions">
+                        <Button type="button" size="small" text label="Ver" aria-label={`Ver la respuesta de ${h.method} ${h.url}`} onClick={() => setResult(h)} />
+                        {catalog?.some((c) => c.Id === h.entryId) && (
+                          <Button
+                            type="button"
+                            size="small"
+                            text
+                            label="Repetir"
+                            aria-label={`Cargar de nuevo ${h.method} ${h.url} en el formulario`}
+                            onClick={() => {
+                              setEntryId(h.entryId)
+                              setValues(h.values)
+                              setParamErrors({})
+                              document.getElementById('apitest-call-title')?.scrollIntoView({ block: 'start' })
+                            }}
+                          />
+                        )}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </div>
+  )
+}
+
+const paramId = (p: CatalogParam) => `apitest-param-${p.Nombre}`
+
+function ParamInput({ param, value, error, onChange }: { param: CatalogParam; value: string; error?: string; onChange: (v: string) => void }) {
+  const id = paramId(param)
+  const where = param.En === 'path' ? 'ruta' : 'consulta'
+  const type = param.Tipo === 'integer' ? 'entero' : param.Tipo === 'date' ? 'fecha' : 'texto'
+  return (
+    <div className="screen-form__field">
+      <label htmlFor={id} className="screen-form__label">
+        <code>{param.Nombre}</code>
+        {param.Requerido && (
+          <span className="required-mark" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+        <span className="apitest__param-meta">
+          {' '}
+          ({where}, {type}
+          {param.Requerido ? ', obligatorio' : ''})
+        </span>
+      </label>
+      <InputText
+        id={id}
+        value={value}
+        type={param.Tipo === 'date' ? 'date' : 'text'}
+        inputMode={param.Tipo === 'integer' ? 'numeric' : undefined}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={param.Ejemplo !== undefined && param.Ejemplo !== null ? String(param.Ejemplo) : undefined}
+        aria-required={param.Requerido || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${error ? `${id}-error ` : ''}${id}-help`}
+        invalid={!!error}
+        autoComplete="off"
+      />
+      {error && (
+        <small id={`${id}-error`} className="p-error field-error" role="alert">
+          {error}
+        </small>
+      )}
+      <small id={`${id}-help`} className="field-help">
+        {param.Descripcion}
+        {param.Ejemplo !== undefined && param.Ejemplo !== null && param.Ejemplo !== '' ? ` Ejemplo: ${param.Ejemplo}.` : ''}
+      </small>
+    </div>
+  )
+}

@@ -1,0 +1,61 @@
+import { Bar } from 'react-chartjs-2'
+import { useTheme } from '../../app/theme'
+import { ChartFrame } from '../shared/ChartFrame'
+import { baseOptions, formatNumber, seriesColors } from '../shared/charts'
+import { balanceWithout, type BatteryResult, type CalculationBody } from './model'
+
+/** The year's energy flows without and with the chosen battery: self-consumed, poured to the grid, bought from the grid. */
+export function FlowsChart({ body, result }: { body: CalculationBody; result: BatteryResult }) {
+  const { dark } = useTheme()
+  const before = balanceWithout(body.ConsumoAnualKwh, body.ProduccionFvAnualKwh, body.AutoconsumoDirectoKwh)
+  const after = {
+    autoconsumo: body.AutoconsumoDirectoKwh + result.EntregadaKwh,
+    excedente: result.ExcedenteDespuesKwh,
+    importacion: result.ImportacionDespuesKwh,
+  }
+  const labels = ['Autoconsumo', 'Excedente vertido a la red', 'Energía comprada a la red']
+  const withLabel = `Con ${result.Bateria.Modelo}`
+  const beforeValues = [before.autoconsumo, before.excedente, before.importacion].map(Math.round)
+  const afterValues = [after.autoconsumo, after.excedente, after.importacion].map(Math.round)
+  const colors = seriesColors()
+  const options = baseOptions()
+  const kwh = (v: number) => `${formatNumber(v, 0)} kWh`
+  const summary =
+    `Energía al año sin batería y con ${result.Bateria.Fabricante} ${result.Bateria.Modelo}: ` +
+    labels.map((l, i) => `${l.toLowerCase()} ${kwh(beforeValues[i]!)} → ${kwh(afterValues[i]!)}`).join('; ') +
+    '.'
+  return (
+    <div className="card battery__chart" data-theme={dark ? 'dark' : 'light'}>
+      <ChartFrame
+        title="Flujos de energía al año"
+        summary={summary}
+        height={260}
+        table={{ columns: ['Flujo', 'Sin batería (kWh)', `${withLabel} (kWh)`], rows: labels.map((l, i) => [l, beforeValues[i]!, afterValues[i]!]) }}
+      >
+        <Bar
+          key={dark ? 'dark' : 'light'}
+          // react-chartjs-2 gives the canvas role="img": it needs its own name too (axe role-img-alt).
+          aria-label={summary}
+          data={{
+            labels,
+            datasets: [
+              { label: 'Sin batería', data: beforeValues, backgroundColor: '#94a3b8', borderRadius: 4 },
+              { label: withLabel, data: afterValues, backgroundColor: colors[0], borderRadius: 4 },
+            ],
+          }}
+          options={{
+            ...options,
+            plugins: {
+              ...options.plugins,
+              tooltip: { ...options.plugins.tooltip, callbacks: { label: (ctx) => `${ctx.dataset.label}: ${kwh(Number(ctx.raw))}` } },
+            },
+            scales: {
+              x: options.scales.x,
+              y: { ...options.scales.y, beginAtZero: true, ticks: { ...options.scales.y.ticks, callback: (v) => kwh(Number(v)) } },
+            },
+          }}
+        />
+      </ChartFrame>
+    </div>
+  )
+}

@@ -1,0 +1,245 @@
+import { formatValue } from '../../renderer/format'
+
+/**
+ * The battery calculator's rules, apart from the screen: what the user typed, the Spanish
+ * validation before calling, the request body of `POST /api/bateria/calculadora`, the energy
+ * balance of domain.md (for the "without battery" bars of the chart) and the result formats.
+ */
+
+/** A savings period: average import and surplus prices known over it (`GET /api/bateria/FechasAhorro`). */
+export interface SavingsPeriod {
+  Id: number
+  Nombre: string
+  Desde: string
+  Hasta: string
+  PrecioImportacionMedioKwh: number
+  PrecioExcedenteMedioKwh: number
+}
+
+export interface Battery {
+  Id: number
+  Modelo: string
+  Fabricante: string
+  CapacidadUtilKwh: number
+  Eficiencia: number
+  LlenadoMedio: number
+  PrecioEur: number
+  GarantiaAnios: number
+}
+
+export interface BatteryResult {
+  Bateria: Battery
+  CargaKwh: number
+  EntregadaKwh: number
+  ExcedenteDespuesKwh: number
+  ImportacionDespuesKwh: number
+  AutoconsumoAntesPct: number
+  AutoconsumoDespuesPct: number
+  AutarquiaAntesPct: number
+  AutarquiaDespuesPct: number
+  AhorroAnualEur: number
+  RetornoAnios: number | null
+  AhorroNeto10AniosEur: number
+}
+
+export interface CalculationAnswer {
+  Entrada: Record<string, unknown>
+  Mejor: BatteryResult | null
+  Alternativas: BatteryResult[]
+}
+
+/** What the user types (null: empty). */
+export interface BatteryInputs {
+  ConsumoAnualKwh: number | null
+  ProduccionFvAnualKwh: number | null
+  AutoconsumoDirectoKwh: number | null
+  PrecioImportacionKwh: number | null
+  PrecioExcedenteKwh: number | null
+  PreciosConImpuestos: boolean
+  FechasAhorroId: number | null
+}
+
+export type InputField = keyof BatteryInputs
+export type InputErrors = Partial<Record<InputField, string>>
+
+export const EMPTY_INPUTS: BatteryInputs = {
+  ConsumoAnualKwh: null,
+  ProduccionFvAnualKwh: null,
+  AutoconsumoDirectoKwh: null,
+  PrecioImportacionKwh: null,
+  PrecioExcedenteKwh: null,
+  PreciosConImpuestos: false,
+  FechasAhorroId: null,
+}
+
+/** Electricity tax (5,11269632 %) and VAT (21 %), as the API applies them to prices without taxes. */
+export const TAX_FACTOR = (1 + 0.0511269632) * 1.21
+
+/**
+ * The prices a savings period puts in the form. The API's averages exclude taxes; with
+ * "prices include taxes" ticked they get the tax factor, as the API does for omitted prices.
+ */
+export function periodPrices(p: SavingsPeriod, withTaxes: boolean): { PrecioImportacionKwh: number; PrecioExcedenteKwh: number } {
+  const k = withTaxes ? TAX_FACTOR : 1
+  const r4 = (v: number) => Math.round(v * k * 10_000) / 10_000
+  return { PrecioImportacionKwh: r4(p.PrecioImportacionMedioKwh), PrecioExcedenteKwh: r4(p.PrecioExcedenteMedioKwh) }
+}
+
+/** Above this a price is surely not in €/kWh (someone typed cents or €/MWh). */
+export const MAX_PRICE_EUR_KWH = 2
+
+/** The body of `POST /api/bateria/calculadora` (and `Calculo` of the PDFs and the saved calculation). */
+export interface CalculationBody {
+  ConsumoAnualKwh: number
+  ProduccionFvAnualKwh: number
+  AutoconsumoDirectoKwh: number
+  PrecioImportacionKwh?: number
+  PrecioExcedenteKwh?: number
+  PreciosConImpuestos: boolean
+  FechasAhorroId?: number
+  BateriaIds?: number[]
+}
+
+const isNum = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v)
+
+/** Spanish messages per field; empty when the inputs can be sent. */
+export function validateInputs(v: BatteryInputs): InputErrors {
+  const e: InputErrors = {}
+  const C = v.ConsumoAnualKwh
+  const G = v.ProduccionFvAnualKwh
+  const S0 = v.AutoconsumoDirectoKwh
+  if (!isNum(C)) e.ConsumoAnualKwh = 'Indica el consumo anual en kWh.'
+  else if (C < 0) e.ConsumoAnualKwh = 'El consumo anual no puede ser negativo.'
+  else if (C === 0) e.ConsumoAnualKwh = 'El consumo anual debe ser mayor que cero.'
+  if (!isNum(G)) e.ProduccionFvAnualKwh = 'Indica la producción fotovoltaica anual en kWh.'
+  else if (G < 0) e.ProduccionFvAnualKwh = 'La producción fotovoltaica no puede ser negativa.'
+  if (!isNum(S0)) e.AutoconsumoDirectoKwh = 'Indica el autoconsumo directo en kWh (0 si no lo conoces).'
+  else if (S0 < 0) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede ser negativo.'
+  else if (isNum(G) && G >= 0 && S0 > G) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede superar la producción fotovoltaica.'
+  else if (isNum(C) && C > 0 && S0 > C) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede superar el consumo anual.'
+  const withPeriod = isNum(v.FechasAhorroId)
+  const price = (value: number | null, field: 'PrecioImportacionKwh' | 'PrecioExcedenteKwh', what: string) => {
+    if (!isNum(value)) {
+      if (!withPeriod) e[field] = `Indica el precio ${what} en €/kWh o elige un periodo de ahorro.`
+    } else if (value < 0) e[field] = `El precio ${what} no puede ser negativo.`
+    else if (value > MAX_PRICE_EUR_KWH) e[field] = `Revisa el precio ${what}: se indica en €/kWh (por ejemplo 0,16).`
+  }
+  price(v.PrecioImportacionKwh, 'PrecioImportacionKwh', 'de la energía comprada')
+  price(v.PrecioExcedenteKwh, 'PrecioExcedenteKwh', 'del excedente')
+  return e
+}
+
+/** The request body from valid inputs: a price left empty with a period chosen is the period's average (the API fills it). */
+export function buildCalculationBody(v: BatteryInputs, bateriaIds?: number[]): CalculationBody {
+  const body: CalculationBody = {
+    ConsumoAnualKwh: v.ConsumoAnualKwh ?? 0,
+    ProduccionFvAnualKwh: v.ProduccionFvAnualKwh ?? 0,
+    AutoconsumoDirectoKwh: v.AutoconsumoDirectoKwh ?? 0,
+    PreciosConImpuestos: v.PreciosConImpuestos,
+  }
+  if (isNum(v.PrecioImportacionKwh)) body.PrecioImportacionKwh = v.PrecioImportacionKwh
+  if (isNum(v.PrecioExcedenteKwh)) body.PrecioExcedenteKwh = v.PrecioExcedenteKwh
+  if (isNum(v.FechasAhorroId)) body.FechasAhorroId = v.FechasAhorroId
+  if (bateriaIds && bateriaIds.length) body.BateriaIds = bateriaIds
+  return body
+}
+
+/** True when the body the results came from differs from what the form now holds. */
+export function inputsChanged(current: BatteryInputs, calculated: CalculationBody | null): boolean {
+  if (!calculated) return false
+  const now = buildCalculationBody(current, calculated.BateriaIds)
+  return JSON.stringify(now) !== JSON.stringify(calculated)
+}
+
+/** Energy without a battery (domain.md): surplus E0 = G − S0, imports I0 = C − S0. */
+export function balanceWithout(C: number, G: number, S0: number) {
+  return { autoconsumo: S0, excedente: Math.max(0, G - S0), importacion: Math.max(0, C - S0) }
+}
+
+/**
+ * The battery model of domain.md, for a check of the API's figures:
+ * charge = min(E0, B·f·365, I0/η); delivered = η·charge; S1 = S0 + delivered; E1 = E0 − charge; I1 = I0 − delivered.
+ */
+export function simulate(input: { C: number; G: number; S0: number; B: number; eta: number; f: number; pImp: number; pExc: number; capex?: number; pricesIncludeTaxes?: boolean }) {
+  const { C, G, S0, B, eta, f, pImp, pExc } = input
+  const E0 = G - S0
+  const I0 = C - S0
+  const charge = Math.max(0, Math.min(E0, B * f * 365, I0 / eta))
+  const delivered = eta * charge
+  const S1 = S0 + delivered
+  const taxes = input.pricesIncludeTaxes === false ? TAX_FACTOR : 1
+  const saving = (delivered * pImp - charge * pExc) * taxes
+  return {
+    charge,
+    delivered,
+    selfConsumptionBefore: G > 0 ? S0 / G : 0,
+    selfConsumptionAfter: G > 0 ? S1 / G : 0,
+    autarkyBefore: C > 0 ? S0 / C : 0,
+    autarkyAfter: C > 0 ? S1 / C : 0,
+    surplusAfter: E0 - charge,
+    importsAfter: I0 - delivered,
+    saving,
+    payback: input.capex !== undefined && saving > 0 ? input.capex / saving : null,
+  }
+}
+
+/** Percentages of the API (`…Pct`) are on a 0–100 scale; shown without decimals, as domain.md does ("32 % → 57 %"). */
+export function formatPct(value: number | null | undefined): string {
+  if (!isNum(value)) return '—'
+  return `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 0 }).format(value)} %`
+}
+
+export function formatBeforeAfter(before: number | null | undefined, after: number | null | undefined): string {
+  return `${formatPct(before)} → ${formatPct(after)}`
+}
+
+export const formatKwh = (v: number | null | undefined) => (isNum(v) ? formatValue(Math.round(v), 'energy') : '—')
+/** A battery's usable capacity keeps its decimals (7,68 kWh). */
+export const formatCapacity = (v: number | null | undefined) =>
+  isNum(v) ? `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 2 }).format(v)} kWh` : '—'
+export const formatEur = (v: number | null | undefined) => (isNum(v) ? formatValue(v, 'money') : '—')
+/** A whole-euro amount (prices of the catalogue, yearly savings). */
+export const formatEurRounded = (v: number | null | undefined) =>
+  isNum(v) ? new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(Math.round(v)) : '—'
+
+/** Payback in years; none when the battery never pays itself back (no saving). */
+export function formatPayback(years: number | null | undefined, saving?: number): string {
+  if (!isNum(years) || years <= 0 || (saving !== undefined && saving <= 0)) return 'Sin retorno'
+  const rounded = years < 10 ? Math.round(years * 10) / 10 : Math.round(years)
+  return `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 }).format(rounded)} ${rounded === 1 ? 'año' : 'años'}`
+}
+
+/** Efficiency of the catalogue: a ratio (0.9 → "90 %"). */
+export const formatEfficiency = (v: number | null | undefined) => (isNum(v) ? formatPct(v * 100) : '—')
+
+/** Every result of an answer, the best first, without repeating it. */
+export function allResults(answer: CalculationAnswer | null | undefined): BatteryResult[] {
+  if (!answer) return []
+  const best = answer.Mejor
+  const rest = (answer.Alternativas ?? []).filter((r) => !best || r.Bateria.Id !== best.Bateria.Id)
+  return best ? [best, ...rest] : rest
+}
+
+/** The 10-year table of the offer: cumulative saving minus the price, year by year. */
+export function tenYearRows(result: BatteryResult): { year: number; cumulative: number; net: number }[] {
+  return Array.from({ length: 10 }, (_, i) => {
+    const cumulative = result.AhorroAnualEur * (i + 1)
+    return { year: i + 1, cumulative, net: cumulative - result.Bateria.PrecioEur }
+  })
+}
+
+/** A readable label of a period with its dates (dd/mm/yyyy). */
+export function periodLabel(p: SavingsPeriod): string {
+  return `${p.Nombre} (${formatValue(p.Desde, 'date')} – ${formatValue(p.Hasta, 'date')})`
+}
+
+/** Prices of a period, in €/kWh with 4 decimals (as the API gives averages). */
+export function formatPrice(v: number | null | undefined): string {
+  return isNum(v) ? `${new Intl.NumberFormat('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)} €/kWh` : '—'
+}
+
+/** A client e-mail, optional; null when valid or empty. */
+export function emailError(email: string): string | null {
+  if (!email.trim()) return null
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : 'El correo electrónico no es válido.'
+}

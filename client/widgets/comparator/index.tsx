@@ -1,0 +1,241 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { Dropdown } from 'primereact/dropdown'
+import { InputNumber } from 'primereact/inputnumber'
+import { InputText } from 'primereact/inputtext'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { api } from '../../api/client'
+import { notifySuccess } from '../../api/toast'
+import { nodeKey } from '../../renderer/actions/run-action'
+import { ComparisonResult } from './ComparisonResult'
+import {
+  AREA,
+  buildBody,
+  emptyForm,
+  exampleValues,
+  periodsFor,
+  readSaved,
+  validate,
+  type ComparativaResult,
+  type FormValues,
+  type Period,
+  type PorPeriodo,
+  type Tarifa,
+} from './comparator-logic'
+import './comparator.css'
+
+type PeriodField = 'PotenciasKw' | 'ConsumoAnualKwh' | 'EnergiaKwh' | 'PotenciaKwDia'
+
+const ROWS: { field: PeriodField; legend: string; unit: string; digits: number; kind: 'potencia' | 'energia'; help?: string }[] = [
+  { field: 'PotenciasKw', legend: 'Potencia contratada (kW)', unit: 'kW', digits: 3, kind: 'potencia' },
+  { field: 'ConsumoAnualKwh', legend: 'Consumo anual (kWh)', unit: 'kWh', digits: 0, kind: 'energia', help: 'Consumo de los últimos 12 meses por periodo (la consulta Sips lo da).' },
+  { field: 'EnergiaKwh', legend: 'Precio actual de la energía (€/kWh)', unit: '€/kWh', digits: 6, kind: 'energia', help: 'Sin impuestos, como en la factura actual.' },
+  { field: 'PotenciaKwDia', legend: 'Precio actual de la potencia (€/kW día)', unit: '€/kW día', digits: 6, kind: 'potencia' },
+]
+
+/**
+ * The comparison tool (BETA; a local page in development): the client's current bill against the
+ * reseller's fixed and indexed offers, saved on demand. `?id=` reopens a saved comparison.
+ */
+export default function ComparatorWidget() {
+  const id = useId()
+  const [search, setSearch] = useSearchParams()
+  const savedId = Number(search.get('id'))
+  const [values, setValues] = useState<FormValues>(emptyForm)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [result, setResult] = useState<ComparativaResult | null>(null)
+  const [savedAs, setSavedAs] = useState<number | null>(null)
+  const resultRef = useRef<HTMLElement>(null)
+  const queryClient = useQueryClient()
+
+  const tarifas = useQuery({
+    queryKey: ['utility', 'tarifas'],
+    queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
+    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    staleTime: 60 * 60_000,
+  })
+  const saved = useQuery({
+    queryKey: ['comparador', 'comparativa', savedId],
+    queryFn: ({ signal }) => api.get<unknown>(`/api/comparador/comparativas/${savedId}`, { signal }),
+    enabled: Number.isInteger(savedId) && savedId > 0,
+    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+  })
+  useEffect(() => {
+    if (!saved.data) return
+    const s = readSaved(saved.data)
+    setValues(s.values)
+    setResult(s.result)
+    setSavedAs(s.id)
+    setErrors({})
+  }, [saved.data])
+
+  const tarifa = tarifas.data?.find((t) => t.Id === values.TarifaId)
+  const { energia, potencia } = periodsFor(tarifa)
+
+  const compare = useMutation({
+    mutationFn: (guardar: boolean) => api.post<ComparativaResult>('/api/comparador/comparativa', buildBody(values, tarifa, guardar)),
+    meta: { errorArea: AREA, errorMessage: 'No se ha podido calcular la comparativa.' },
+  })
+
+  const change = (patch: Partial<FormValues>) => {
+    setValues((v) => ({ ...v, ...patch }))
+    // A result no longer matches what the form says once the form changes.
+    setResult(null)
+    setSavedAs(null)
+  }
+  const setPeriod = (field: PeriodField, p: Period, v: number | null) => {
+    // InputNumber also reports values set from outside (a saved comparison loading): not a change.
+    if ((values[field] as PorPeriodo)[p] === v) return
+    change({ [field]: { ...values[field], [p]: v } } as Partial<FormValues>)
+    setErrors((e) => {
+      const { [`${field}.${p}`]: _gone, ...rest } = e
+      return rest
+    })
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    const problems = validate(values, tarifa)
+    setErrors(problems)
+    const first = Object.keys(problems)[0]
+    if (first) {
+      document.getElementById(`${id}-${first.replace('.', '-')}`)?.focus()
+      return
+    }
+    const answer = await compare.mutateAsync(false).catch(() => null)
+    if (!answer) return
+    setResult(answer)
+    setSavedAs(null)
+    if (search.get('id')) {
+      const next = new URLSearchParams(search)
+      next.delete('id')
+      setSearch(next, { replace: true })
+    }
+    requestAnimationFrame(() => resultRef.current?.focus())
+  }
+
+  const save = async () => {
+    const answer = await compare.mutateAsync(true).catch(() => null)
+    if (!answer) return
+    setResult(answer)
+    setSavedAs(answer.Id)
+    notifySuccess(AREA, 'Comparativa guardada.')
+    // The saved list (the listado screen's table `comparativas`) must show it next time.
+    void queryClient.invalidateQueries({ queryKey: nodeKey('comparativas') })
+  }
+
+  const fieldId = (name: string) => `${id}-${name.replace('.', '-')}`
+  const errorOf = (name: string) =>
+    errors[name] ? (
+      <small id={`${fieldId(name)}-err`} className="field-error p-error">
+        {errors[name]}
+      </small>
+    ) : null
+
+  return (
+    <div className="comparator">
+      <form className="card comparator-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Datos de la factura actual">
+        <div className="comparator-form__head">
+          <h2 className="screen-form__title">Factura actual del cliente</h2>
+          <Button type="button" size="small" text icon="pi pi-bolt" label="Rellenar con un ejemplo" onClick={() => change(exampleValues(tarifa))} />
+        </div>
+        <div className="comparator-form__top">
+          <div className="screen-form__field">
+            <label className="screen-form__label" htmlFor={fieldId('Nombre')}>
+              Nombre de la comparativa
+            </label>
+            <InputText id={fieldId('Nombre')} value={values.Nombre} maxLength={120} onChange={(e) => change({ Nombre: e.target.value })} placeholder="Opcional" />
+          </div>
+          <div className="screen-form__field">
+            <label className="screen-form__label" htmlFor={fieldId('Cliente')}>
+              Cliente
+            </label>
+            <InputText id={fieldId('Cliente')} value={values.Cliente} maxLength={150} onChange={(e) => change({ Cliente: e.target.value })} placeholder="Opcional" />
+          </div>
+          <div className="screen-form__field">
+            <label className="screen-form__label" htmlFor={fieldId('TarifaId')}>
+              Tarifa <span className="required-mark" aria-hidden="true">*</span>
+            </label>
+            <Dropdown
+              inputId={fieldId('TarifaId')}
+              value={values.TarifaId}
+              options={tarifas.data ?? []}
+              optionLabel="Nombre"
+              optionValue="Id"
+              onChange={(e) => change({ TarifaId: Number(e.value) })}
+              loading={tarifas.isPending}
+              placeholder="Selecciona…"
+              aria-required
+              aria-describedby={errors.TarifaId ? `${fieldId('TarifaId')}-err` : undefined}
+              invalid={!!errors.TarifaId}
+            />
+            {errorOf('TarifaId')}
+          </div>
+        </div>
+        {ROWS.map((row) => {
+          const periods = row.kind === 'energia' ? energia : potencia
+          const helpId = row.help ? `${id}-${row.field}-help` : undefined
+          return (
+            <fieldset key={row.field} className="comparator-periods" aria-describedby={helpId}>
+              <legend className="screen-form__label">
+                {row.legend} <span className="required-mark" aria-hidden="true">*</span>
+              </legend>
+              {row.help && (
+                <p id={helpId} className="field-help comparator-periods__help">
+                  {row.help}
+                </p>
+              )}
+              <div className="comparator-periods__inputs">
+                {periods.map((p) => {
+                  const name = `${row.field}.${p}`
+                  return (
+                    <div key={p} className="screen-form__field comparator-periods__field">
+                      <label htmlFor={fieldId(name)} className="comparator-periods__label">
+                        {p}
+                      </label>
+                      <InputNumber
+                        inputId={fieldId(name)}
+                        value={(values[row.field] as PorPeriodo)[p]}
+                        onValueChange={(e) => setPeriod(row.field, p, e.value ?? null)}
+                        locale="es-ES"
+                        min={0}
+                        minFractionDigits={0}
+                        maxFractionDigits={row.digits}
+                        aria-required
+                        aria-invalid={!!errors[name] || undefined}
+                        aria-describedby={errors[name] ? `${fieldId(name)}-err` : undefined}
+                        invalid={!!errors[name]}
+                        suffix={row.unit === 'kWh' ? ' kWh' : undefined}
+                      />
+                      {errorOf(name)}
+                    </div>
+                  )
+                })}
+              </div>
+            </fieldset>
+          )
+        })}
+        <div className="comparator-form__actions">
+          <Button type="submit" label="Comparar" icon="pi pi-calculator" loading={compare.isPending && compare.variables === false} />
+        </div>
+      </form>
+      {saved.isFetching && !result && (
+        <p className="comparator-muted" aria-busy="true">
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando la comparativa guardada…
+        </p>
+      )}
+      {result && (
+        <ComparisonResult
+          ref={resultRef}
+          result={result}
+          tarifa={tarifa}
+          values={values}
+          savedAs={savedAs}
+          saving={compare.isPending && compare.variables === true}
+          onSave={() => void save()}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,113 @@
+import type { Chart as ChartJS, ChartDataset } from 'chart.js'
+import { es } from 'date-fns/locale'
+import { Button } from 'primereact/button'
+import { useMemo, useRef, type ReactNode } from 'react'
+import { Line } from 'react-chartjs-2'
+import { useTheme } from '../../app/theme'
+import { ChartFrame, type ChartTable } from '../shared/ChartFrame'
+import { baseOptions, formatNumber, ZOOM_OPTIONS } from '../shared/charts'
+
+export interface PriceChartProps {
+  title: string
+  summary: string
+  table: ChartTable
+  datasets: ChartDataset<'line', { x: number; y: number | null }[]>[]
+  unit: string
+  digits: number
+  timeUnit: 'hour' | 'day' | 'week' | 'month'
+  tooltipFormat: string
+  state: 'loading' | 'error' | 'empty' | 'ready'
+  errorText: string
+  exporting: boolean
+  onExport: () => void
+  onRetry: () => void
+  children?: ReactNode
+  legend?: boolean
+}
+
+/** One price series over time: zoomable line chart with hover values, a data table and an export. */
+export function PriceChart(props: PriceChartProps) {
+  const { dark } = useTheme()
+  const ref = useRef<ChartJS<'line'>>(null)
+  const { unit, digits, timeUnit, tooltipFormat, legend = true } = props
+  // Few points (a short daily range): show them, a lone value would otherwise be invisible.
+  const longest = Math.max(0, ...props.datasets.map((d) => d.data.length))
+  const pointRadius = longest <= 14 ? 3 : longest <= 45 ? 1.5 : 0
+  const options = useMemo(() => {
+    const base = baseOptions()
+    return {
+      ...base,
+      interaction: { mode: 'index' as const, intersect: false },
+      elements: { point: { radius: pointRadius, hoverRadius: 4 }, line: { borderWidth: 2 } },
+      // Days without a period (a 2.0TD weekend has no P1) leave no hole in its line; the table shows them as —.
+      spanGaps: true,
+      plugins: {
+        ...base.plugins,
+        legend: { ...base.plugins.legend, display: legend },
+        zoom: { ...ZOOM_OPTIONS, limits: { x: { min: 'original' as const, max: 'original' as const } } },
+        tooltip: {
+          ...base.plugins.tooltip,
+          callbacks: {
+            label: (ctx: { dataset: { label?: string }; parsed: { y: number | null } }) =>
+              `${ctx.dataset.label}: ${ctx.parsed.y === null ? '—' : formatNumber(ctx.parsed.y, digits)} ${unit}`,
+          },
+        },
+      },
+      scales: {
+        x: {
+          ...base.scales.x,
+          type: 'time' as const,
+          adapters: { date: { locale: es } },
+          time: { unit: timeUnit, tooltipFormat, displayFormats: { hour: 'HH:mm', day: 'd MMM', week: 'd MMM', month: 'MMM yyyy' } },
+          ticks: { ...base.scales.x.ticks, maxRotation: 0, autoSkip: true, autoSkipPadding: 12 },
+        },
+        y: {
+          ...base.scales.y,
+          title: { display: true, text: unit, color: base.scales.y.ticks.color },
+          ticks: { ...base.scales.y.ticks, callback: (v: string | number) => formatNumber(Number(v), digits > 3 ? 3 : digits) },
+        },
+      },
+    }
+    // Theme colours are read when the options are built: rebuild on a light/dark switch.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [unit, digits, timeUnit, tooltipFormat, legend, pointRadius, dark])
+
+  const actions = (
+    <>
+      <Button type="button" size="small" text icon="pi pi-search-minus" label="Restablecer zoom" disabled={props.state !== 'ready'} onClick={() => ref.current?.resetZoom()} />
+      <Button type="button" size="small" text icon="pi pi-file-excel" label="Exportar" loading={props.exporting} disabled={props.state === 'loading'} onClick={props.onExport} />
+    </>
+  )
+
+  return (
+    <section className="card prices-chart" aria-busy={props.state === 'loading'}>
+      {props.state === 'ready' ? (
+        <ChartFrame title={props.title} summary={props.summary} table={props.table} height={320} actions={actions}>
+          <Line ref={ref} data={{ datasets: props.datasets }} options={options} aria-hidden="true" />
+        </ChartFrame>
+      ) : (
+        <div className="chart-frame">
+          <div className="chart-frame__header">
+            <h3 className="chart-frame__title">{props.title}</h3>
+            <span className="chart-frame__actions">{actions}</span>
+          </div>
+          <div className="prices-chart__placeholder" style={{ height: 320 }}>
+            {props.state === 'loading' && (
+              <span>
+                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando…
+              </span>
+            )}
+            {props.state === 'empty' && <span>No hay datos en este intervalo.</span>}
+            {props.state === 'error' && (
+              <span className="prices-chart__error" role="alert">
+                <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {props.errorText}
+                <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={props.onRetry} />
+              </span>
+            )}
+          </div>
+        </div>
+      )}
+      {props.children}
+    </section>
+  )
+}

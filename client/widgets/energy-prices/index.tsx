@@ -1,0 +1,327 @@
+import { useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { api, saveFile } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { PERIOD_COLORS, seriesColors, formatNumber } from '../shared/charts'
+import { ParamsForm, type Tarifa } from './ParamsForm'
+import { PriceChart } from './PriceChart'
+import {
+  AREA,
+  daysBetween,
+  indexPeriods,
+  localTime,
+  MESSAGES,
+  readParams,
+  RESOLUTION_LABEL,
+  timeAxisFor,
+  writeParams,
+  type ExcedentesAnswer,
+  type IndexAnswer,
+  type OmieAnswer,
+  type PriceParams,
+  type Serie,
+} from './prices-logic'
+import './energy-prices.css'
+
+/** Today in Madrid, in case the last day with prices cannot be asked. */
+function madridToday(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date())
+}
+
+const PERIOD_INDEX: Record<string, number> = { P1: 0, P2: 1, P3: 2, P4: 3, P5: 4, P6: 5 }
+const dmy = (d: string) => d.slice(0, 10).split('-').reverse().join('/')
+
+/**
+ * Energy price history: the indexed offer's closing-price index per period, the surplus
+ * compensation price and the OMIE day-ahead price, for a range, tariff, modality and fee kept
+ * in the URL.
+ */
+export default function EnergyPricesWidget() {
+  const last = useQuery({
+    queryKey: ['energia', 'ultima-fecha'],
+    queryFn: ({ signal }) => api.get<{ Fecha: string }>('/api/energia/ultima-fecha', { signal }),
+    meta: { errorArea: AREA, errorMessage: MESSAGES.omie },
+    staleTime: 10 * 60_000,
+  })
+  const tarifas = useQuery({
+    queryKey: ['utility', 'tarifas'],
+    queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
+    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    staleTime: 60 * 60_000,
+  })
+  if (last.isPending) {
+    return (
+      <div className="prices-loading" aria-busy="true">
+        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando…
+      </div>
+    )
+  }
+  const lastDay = last.data?.Fecha ?? madridToday()
+  return <PricesView lastDay={lastDay} tarifas={tarifas.data ?? []} />
+}
+
+function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }) {
+  const [search, setSearch] = useSearchParams()
+  const params = readParams(search, lastDay)
+  const apply = (p: PriceParams) => setSearch(writeParams(p))
+  const tarifa = tarifas.find((t) => t.Id === params.tarifa)
+  const days = daysBetween(params.desde, params.hasta) + 1
+  const [exporting, setExporting] = useState<Serie | null>(null)
+
+  const range = { desde: params.desde, hasta: params.hasta }
+  const omie = useQuery({
+    queryKey: ['energia', 'omie', range],
+    queryFn: ({ signal }) => api.get<OmieAnswer>('/api/energia/historico-cierre/omie', { params: range, signal }),
+    meta: { errorArea: AREA, errorMessage: MESSAGES.omie },
+    staleTime: 10 * 60_000,
+  })
+  const indexParams = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee }
+  const index = useQuery({
+    queryKey: ['energia', 'index', indexParams],
+    queryFn: ({ signal }) => api.get<IndexAnswer>('/api/energia/historico-cierre/index', { params: indexParams, signal }),
+    meta: { errorArea: AREA, errorMessage: MESSAGES.index },
+    staleTime: 10 * 60_000,
+  })
+  const surplusParams = { ...range, tarifa: params.tarifa }
+  const excedentes = useQuery({
+    queryKey: ['energia', 'excedentes', surplusParams],
+    queryFn: ({ signal }) => api.get<ExcedentesAnswer>('/api/energia/historico-cierre/excedentes', { params: surplusParams, signal }),
+    meta: { errorArea: AREA, errorMessage: MESSAGES.excedentes },
+    staleTime: 10 * 60_000,
+  })
+
+  const doExport = async (serie: Serie) => {
+    setExporting(serie)
+    try {
+      const p = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee, serie }
+      saveFile(await api.download('/api/energia/historico-cierre/export', { params: p, fallbackName: `precios-${serie}-${params.desde}-${params.hasta}.xlsx` }))
+    } catch (err) {
+      reportError(AREA, err, MESSAGES.export)
+    } finally {
+      setExporting(null)
+    }
+  }
+
+  const colors = seriesColors()
+  const rangeText = params.desde === params.hasta ? `el ${dmy(params.desde)}` : `del ${dmy(params.desde)} al ${dmy(params.hasta)}`
+  const tariffText = tarifa?.Codigo ?? `tarifa ${params.tarifa}`
+  const modalityText = params.modalidad === 'con_impuestos' ? 'con impuestos' : 'sin impuestos'
+
+  // ── closing-price index ────────────────────────────────────────────
+  const indexView = useMemo(() => {
+    const puntos = index.data?.Puntos ?? []
+    const periods = indexPeriods(puntos)
+    const datasets = [
+      {
+        label: 'Media del día',
+        data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioMedioKwh })),
+        borderColor: colors[0],
+        backgroundColor: colors[0],
+        borderWidth: 3,
+      },
+      ...periods.map((per) => ({
+        label: per,
+        data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PorPeriodo?.[per] ?? null })),
+        borderColor: PERIOD_COLORS[PERIOD_INDEX[per] ?? 0],
+        backgroundColor: PERIOD_COLORS[PERIOD_INDEX[per] ?? 0],
+        borderWidth: 1.5,
+        borderDash: [4, 3],
+      })),
+    ]
+    const avg = puntos.length ? puntos.reduce((s, p) => s + p.PrecioMedioKwh, 0) / puntos.length : 0
+    const summary = puntos.length
+      ? `Precio de cierre index ${tariffText} ${modalityText}, fee ${formatNumber(index.data?.FeeMwh ?? 0, 2)} €/MWh, ${rangeText}: media ${formatNumber(avg, 4)} €/kWh; por periodos ${periods
+          .map((per) => {
+            const vals = puntos.map((p) => p.PorPeriodo?.[per]).filter((v): v is number => typeof v === 'number')
+            return `${per} ${formatNumber(vals.reduce((s, v) => s + v, 0) / (vals.length || 1), 4)}`
+          })
+          .join(', ')} €/kWh.`
+      : ''
+    const table = {
+      columns: ['Fecha', 'Media (€/kWh)', ...periods.map((p) => `${p} (€/kWh)`)],
+      rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioMedioKwh, ...periods.map((per) => p.PorPeriodo?.[per] ?? '—')]),
+    }
+    return { datasets, summary, table, count: puntos.length }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [index.data, rangeText, tariffText, modalityText])
+
+  // ── surplus compensation ───────────────────────────────────────────
+  const surplusView = useMemo(() => {
+    const puntos = excedentes.data?.Puntos ?? []
+    const datasets = [
+      {
+        label: 'Compensación de excedentes',
+        data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioKwh })),
+        borderColor: colors[2],
+        backgroundColor: `${colors[2]}33`,
+        fill: true,
+      },
+    ]
+    const vals = puntos.map((p) => p.PrecioKwh)
+    const summary = vals.length
+      ? `Precio de compensación de excedentes ${rangeText}: media ${formatNumber(vals.reduce((s, v) => s + v, 0) / vals.length, 4)} €/kWh, mínimo ${formatNumber(Math.min(...vals), 4)}, máximo ${formatNumber(Math.max(...vals), 4)}.`
+      : ''
+    const table = { columns: ['Fecha', 'Precio (€/kWh)'], rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioKwh]) }
+    return { datasets, summary, table, count: puntos.length }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [excedentes.data, rangeText])
+
+  // ── OMIE ───────────────────────────────────────────────────────────
+  const omieView = useMemo(() => {
+    const a = omie.data
+    const puntos = a?.Puntos ?? []
+    const native = a?.Resolucion !== 'diaria'
+    const datasets = [
+      {
+        label: native ? 'Precio OMIE' : 'Precio OMIE (media diaria)',
+        data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioMwh })),
+        borderColor: colors[1],
+        backgroundColor: colors[1],
+        // Each price holds from its timestamp to the next one.
+        stepped: native ? ('after' as const) : false,
+        borderWidth: native ? 1.5 : 2,
+      },
+    ]
+    const r = a?.Resumen
+    const summary = a && r ? `Precio del mercado diario OMIE ${rangeText}, resolución ${RESOLUTION_LABEL[a.Resolucion]}: media ${formatNumber(r.MediaMwh, 2)} €/MWh, mínimo ${formatNumber(r.MinimoMwh, 2)}, máximo ${formatNumber(r.MaximoMwh, 2)}.` : ''
+    const when = (f: string) => (f.length > 10 ? `${dmy(f)} ${f.slice(11, 16)}` : dmy(f))
+    const table = { columns: [native ? 'Fecha y hora' : 'Fecha', 'Precio (€/MWh)'], rows: puntos.map((p) => [when(p.Fecha), p.PrecioMwh]) }
+    return { datasets, summary, table, count: puntos.length, axis: timeAxisFor(a?.Resolucion ?? 'diaria', days) }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [omie.data, rangeText, days])
+
+  const stateOf = (q: { isPending: boolean; isError: boolean; isFetching: boolean }, count: number) =>
+    q.isError ? ('error' as const) : q.isPending ? ('loading' as const) : count === 0 ? ('empty' as const) : ('ready' as const)
+  const dayAxis = timeAxisFor('diaria', days)
+
+  return (
+    <div className="energy-prices">
+      <ParamsForm key={search.toString()} params={params} lastDay={lastDay} tarifas={tarifas} defaultFee={params.fee === null ? (index.data?.FeeMwh ?? null) : null} onApply={apply} />
+      <PriceChart
+        title="Precio de cierre index (€/kWh)"
+        summary={indexView.summary}
+        table={indexView.table}
+        datasets={indexView.datasets}
+        unit="€/kWh"
+        digits={5}
+        timeUnit={dayAxis.unit}
+        tooltipFormat={dayAxis.tooltipFormat}
+        state={stateOf(index, indexView.count)}
+        errorText={MESSAGES.index}
+        exporting={exporting === 'index'}
+        onExport={() => void doExport('index')}
+        onRetry={() => void index.refetch()}
+      >
+        {index.data && <IndexNotes answer={index.data} />}
+      </PriceChart>
+      <PriceChart
+        title="Compensación de excedentes (€/kWh)"
+        summary={surplusView.summary}
+        table={surplusView.table}
+        datasets={surplusView.datasets}
+        unit="€/kWh"
+        digits={5}
+        timeUnit={dayAxis.unit}
+        tooltipFormat={dayAxis.tooltipFormat}
+        state={stateOf(excedentes, surplusView.count)}
+        errorText={MESSAGES.excedentes}
+        exporting={exporting === 'excedentes'}
+        onExport={() => void doExport('excedentes')}
+        onRetry={() => void excedentes.refetch()}
+        legend={false}
+      >
+        {excedentes.data?.Formula && (
+          <p className="prices-formula">
+            <strong>Fórmula:</strong> {excedentes.data.Formula}
+          </p>
+        )}
+      </PriceChart>
+      <PriceChart
+        title="Precio del mercado diario OMIE (€/MWh)"
+        summary={omieView.summary}
+        table={omieView.table}
+        datasets={omieView.datasets}
+        unit="€/MWh"
+        digits={2}
+        timeUnit={omieView.axis.unit}
+        tooltipFormat={omieView.axis.tooltipFormat}
+        state={stateOf(omie, omieView.count)}
+        errorText={MESSAGES.omie}
+        exporting={exporting === 'omie'}
+        onExport={() => void doExport('omie')}
+        onRetry={() => void omie.refetch()}
+        legend={false}
+      >
+        {omie.data && (
+          <dl className="prices-stats">
+            <div>
+              <dt>Resolución</dt>
+              <dd>{RESOLUTION_LABEL[omie.data.Resolucion]}</dd>
+            </div>
+            <div>
+              <dt>Media</dt>
+              <dd>{formatNumber(omie.data.Resumen.MediaMwh, 2)} €/MWh</dd>
+            </div>
+            <div>
+              <dt>Mínimo</dt>
+              <dd>{formatNumber(omie.data.Resumen.MinimoMwh, 2)} €/MWh</dd>
+            </div>
+            <div>
+              <dt>Máximo</dt>
+              <dd>{formatNumber(omie.data.Resumen.MaximoMwh, 2)} €/MWh</dd>
+            </div>
+          </dl>
+        )}
+      </PriceChart>
+    </div>
+  )
+}
+
+const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'Perdidas'; label: string; digits: number; pct?: boolean }[] = [
+  { key: 'PeajesKwh', label: 'Peaje de acceso (€/kWh)', digits: 6 },
+  { key: 'CargosKwh', label: 'Cargos (€/kWh)', digits: 6 },
+  { key: 'Perdidas', label: 'Pérdidas', digits: 2, pct: true },
+]
+
+/** The fee applied, the formula and the tariff's coefficients the index was built with. */
+function IndexNotes({ answer }: { answer: IndexAnswer }) {
+  const coef = answer.Coeficientes
+  const periods = (['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const).filter((p) => COEF_ROWS.some((r) => typeof coef?.[r.key]?.[p] === 'number'))
+  return (
+    <div className="prices-notes">
+      <p className="prices-formula">
+        <strong>Fee aplicado:</strong> {formatNumber(answer.FeeMwh, 2)} €/MWh. <strong>Fórmula:</strong> {answer.Formula}
+      </p>
+      {coef && periods.length > 0 && (
+        <details className="prices-coef">
+          <summary>Coeficientes de la tarifa {answer.Tarifa}</summary>
+          <table className="simple-table">
+            <caption className="p-sr-only">Peajes, cargos y pérdidas por periodo</caption>
+            <thead>
+              <tr>
+                <th scope="col">Concepto</th>
+                {periods.map((p) => (
+                  <th key={p} scope="col">
+                    {p}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {COEF_ROWS.map((r) => (
+                <tr key={r.key}>
+                  <th scope="row">{r.label}</th>
+                  {periods.map((p) => {
+                    const v = coef[r.key]?.[p]
+                    return <td key={p}>{typeof v === 'number' ? (r.pct ? `${formatNumber(v * 100, r.digits)} %` : formatNumber(v, r.digits)) : '—'}</td>
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </div>
+  )
+}

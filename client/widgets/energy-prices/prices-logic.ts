@@ -1,0 +1,186 @@
+/**
+ * Pure helpers of the energy-price history (no React): dates as Madrid local days
+ * (`YYYY-MM-DD`), the default range, the URL parameters and the series shapes.
+ */
+
+export const SERIES_START = '2023-01-01'
+/** Longest range the API answers (4 years). */
+export const MAX_RANGE_DAYS = 4 * 365 + 1
+export const DEFAULT_DAYS = 30
+export const FEE_MIN = 0
+export const FEE_MAX = 50
+
+export type Modalidad = 'sin_impuestos' | 'con_impuestos'
+export type Serie = 'omie' | 'index' | 'excedentes'
+
+export const AREA = 'Histórico de precios'
+export const MESSAGES = {
+  omie: 'No se han podido obtener los datos de OMIE.',
+  index: 'Ha ocurrido un error al obtener el historico de cierre index.',
+  excedentes: 'Ha ocurrido un error al obtener los excedentes.',
+  export: 'Error al exportar los datos.',
+} as const
+
+const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
+export type Period = (typeof PERIODS)[number]
+
+export interface OmieAnswer {
+  Desde: string
+  Hasta: string
+  Resolucion: 'cuartohoraria' | 'horaria' | 'diaria'
+  Puntos: { Fecha: string; PrecioMwh: number }[]
+  Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
+}
+
+export interface IndexAnswer {
+  TarifaId: number
+  Tarifa: string
+  Modalidad: Modalidad
+  FeeMwh: number
+  Puntos: { Fecha: string; PrecioMedioKwh: number; PorPeriodo: Record<Period, number | null> }[]
+  Formula: string
+  /** Tolls and charges (€/kWh) and losses per period the API applied, when it tells them. */
+  Coeficientes?: { PeajesKwh?: Record<Period, number | null>; CargosKwh?: Record<Period, number | null>; Perdidas?: Record<Period, number | null> }
+}
+
+export interface ExcedentesAnswer {
+  TarifaId: number
+  Puntos: { Fecha: string; PrecioKwh: number }[]
+  Formula: string
+}
+
+const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
+
+/** A day plus `n` days (calendar arithmetic in UTC, so no daylight-saving surprises). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`)
+  d.setUTCDate(d.getUTCDate() + n)
+  return d.toISOString().slice(0, 10)
+}
+
+/** Days from `a` to `b` (b − a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000)
+}
+
+/** The default range: the last 30 days up to the last day with prices, never before the series starts. */
+export function defaultRange(lastDay: string, days = DEFAULT_DAYS): { desde: string; hasta: string } {
+  const desde = addDays(lastDay, -(days - 1))
+  return { desde: desde < SERIES_START ? SERIES_START : desde, hasta: lastDay }
+}
+
+/** Quick ranges ending at the last day with prices. */
+export function quickRange(kind: 'dia' | '7d' | '30d' | '12m' | 'anio', lastDay: string): { desde: string; hasta: string } {
+  switch (kind) {
+    case 'dia':
+      return { desde: lastDay, hasta: lastDay }
+    case '7d':
+      return defaultRange(lastDay, 7)
+    case '30d':
+      return defaultRange(lastDay, 30)
+    case '12m':
+      return { desde: maxDay(addDays(addYears(lastDay, -1), 1), SERIES_START), hasta: lastDay }
+    case 'anio':
+      return { desde: maxDay(`${lastDay.slice(0, 4)}-01-01`, SERIES_START), hasta: lastDay }
+  }
+}
+
+function addYears(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(y + n, m - 1, d))
+  // 29 February of a non-leap year becomes 28 February.
+  if (date.getUTCMonth() !== m - 1) date.setUTCDate(0)
+  return date.toISOString().slice(0, 10)
+}
+
+const maxDay = (a: string, b: string) => (a > b ? a : b)
+
+export interface PriceParams {
+  desde: string
+  hasta: string
+  tarifa: number
+  modalidad: Modalidad
+  /** €/MWh; null = the offer's default fee for the tariff (the API's own). */
+  fee: number | null
+}
+
+/** The view's parameters from the URL, each falling back to its default when missing or wrong. */
+export function readParams(search: URLSearchParams, lastDay: string): PriceParams {
+  const def = defaultRange(lastDay)
+  let desde = search.get('desde') ?? ''
+  let hasta = search.get('hasta') ?? ''
+  if (isDay(desde) && isDay(hasta)) {
+    // An old link may reach past the series: keep what can be asked.
+    if (hasta > lastDay) hasta = lastDay
+    if (desde < SERIES_START) desde = SERIES_START
+    if (daysBetween(desde, hasta) + 1 > MAX_RANGE_DAYS) desde = addDays(hasta, -(MAX_RANGE_DAYS - 1))
+  }
+  if (!isDay(desde) || !isDay(hasta) || desde > hasta) {
+    desde = def.desde
+    hasta = def.hasta
+  }
+  const tarifa = Number(search.get('tarifa'))
+  const fee = Number(search.get('fee'))
+  const modalidad = search.get('modalidad') === 'con_impuestos' ? 'con_impuestos' : 'sin_impuestos'
+  return {
+    desde,
+    hasta,
+    tarifa: Number.isInteger(tarifa) && tarifa > 0 ? tarifa : 1,
+    modalidad,
+    fee: (search.get('fee') ?? '') !== '' && Number.isFinite(fee) && fee >= FEE_MIN && fee <= FEE_MAX ? fee : null,
+  }
+}
+
+export function writeParams(p: PriceParams): URLSearchParams {
+  const out = new URLSearchParams({ desde: p.desde, hasta: p.hasta, tarifa: String(p.tarifa), modalidad: p.modalidad })
+  if (p.fee !== null) out.set('fee', String(p.fee))
+  return out
+}
+
+/** What is wrong with a range, in Spanish; null when it can be asked. */
+export function rangeError(desde: string, hasta: string, lastDay: string): string | null {
+  if (!isDay(desde) || !isDay(hasta)) return 'Indica las dos fechas.'
+  if (desde > hasta) return 'La fecha de inicio no puede ser posterior a la final.'
+  if (desde < SERIES_START) return 'Hay precios desde el 01/01/2023.'
+  if (hasta > lastDay) return `Hay precios hasta el ${lastDay.split('-').reverse().join('/')}.`
+  if (daysBetween(desde, hasta) + 1 > MAX_RANGE_DAYS) return 'El intervalo no puede superar 4 años.'
+  return null
+}
+
+/** A Madrid local timestamp (`YYYY-MM-DD` or `YYYY-MM-DDTHH:mm`) as a browser Date with the same wall-clock time. */
+export function localTime(fecha: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?/.exec(fecha)
+  if (!m) return NaN
+  return new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0)).getTime()
+}
+
+/** The periods with a value on some day of the index (2.0TD: P1–P3). */
+export function indexPeriods(puntos: IndexAnswer['Puntos']): Period[] {
+  return PERIODS.filter((p) => puntos.some((pt) => typeof pt.PorPeriodo?.[p] === 'number'))
+}
+
+export const RESOLUTION_LABEL: Record<OmieAnswer['Resolucion'], string> = {
+  cuartohoraria: 'cuartohoraria (96 precios al día)',
+  horaria: 'horaria (24 precios al día)',
+  diaria: 'media diaria',
+}
+
+/** Chart.js time unit and tooltip format for a resolution. */
+export function timeAxisFor(resolucion: OmieAnswer['Resolucion'], days: number): { unit: 'hour' | 'day' | 'week' | 'month'; tooltipFormat: string } {
+  if (resolucion === 'diaria') return { unit: days > 400 ? 'month' : days > 90 ? 'week' : 'day', tooltipFormat: 'dd/MM/yyyy' }
+  return { unit: days > 1 ? 'day' : 'hour', tooltipFormat: 'dd/MM/yyyy HH:mm' }
+}
+
+/** min/mean/max of numbers (for summaries when the answer has none). */
+export function stats(values: readonly number[]): { min: number; max: number; mean: number } | null {
+  if (!values.length) return null
+  let min = Infinity
+  let max = -Infinity
+  let sum = 0
+  for (const v of values) {
+    if (v < min) min = v
+    if (v > max) max = v
+    sum += v
+  }
+  return { min, max, mean: sum / values.length }
+}

@@ -1,0 +1,181 @@
+import { Button } from 'primereact/button'
+import { Dialog } from 'primereact/dialog'
+import { InputText } from 'primereact/inputtext'
+import { Tree, type TreeExpandedKeysType } from 'primereact/tree'
+import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
+import { useEffect, useState, type FormEvent } from 'react'
+import { folderNameError, ROOT_ID, type TreeItem } from './model'
+
+const BREAKPOINTS = { '960px': '60vw', '641px': '95vw' }
+
+/** The folder tree (PrimeReact Tree: arrows move, Enter/Space selects, left/right fold). */
+export function FolderTree({
+  nodes,
+  selectedId,
+  onSelect,
+  expanded,
+  onToggle,
+  label,
+  disabledIds,
+}: {
+  nodes: TreeItem[]
+  selectedId: number | null
+  onSelect: (id: number) => void
+  expanded: TreeExpandedKeysType
+  onToggle: (keys: TreeExpandedKeysType) => void
+  label: string
+  disabledIds?: number[]
+}) {
+  return (
+    <Tree
+      value={nodes as unknown as PrimeTreeNode[]}
+      selectionMode="single"
+      selectionKeys={selectedId === null ? null : String(selectedId)}
+      onSelectionChange={(e) => {
+        if (typeof e.value === 'string' && !disabledIds?.includes(Number(e.value))) onSelect(Number(e.value))
+      }}
+      expandedKeys={expanded}
+      onToggle={(e) => onToggle(e.value)}
+      ariaLabel={label}
+      // PrimeReact's fold buttons have no name of their own (axe: button-name).
+      pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? 'Plegar carpeta' : 'Desplegar carpeta' }) }}
+      className="files__tree-control"
+      nodeTemplate={(n) => {
+        const item = n as unknown as TreeItem
+        const disabled = disabledIds?.includes(item.data.id)
+        return (
+          <span className={`files__tree-label ${disabled ? 'files__tree-label--disabled' : ''}`}>
+            <span>{item.label}</span>
+            {item.data.id !== ROOT_ID && item.data.count > 0 && <small className="files__tree-count">{item.data.count}</small>}
+          </span>
+        )
+      }}
+    />
+  )
+}
+
+/** Create or rename a folder: one name, checked as the API will check it, kept open on failure. */
+export function NameDialog({
+  visible,
+  title,
+  submitLabel,
+  initial,
+  siblings,
+  busy,
+  onSubmit,
+  onHide,
+}: {
+  visible: boolean
+  title: string
+  submitLabel: string
+  initial: string
+  siblings: string[]
+  busy: boolean
+  onSubmit: (name: string) => void
+  onHide: () => void
+}) {
+  const [name, setName] = useState(initial)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    if (visible) {
+      setName(initial)
+      setError(null)
+    }
+  }, [visible, initial])
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const problem = folderNameError(name, siblings.filter((s) => s.toLowerCase() !== initial.trim().toLowerCase()))
+    setError(problem)
+    if (problem) return
+    if (name.trim() === initial.trim() && initial) {
+      onHide()
+      return
+    }
+    onSubmit(name.trim())
+  }
+  return (
+    <Dialog header={title} visible={visible} onHide={onHide} style={{ width: '28rem' }} breakpoints={BREAKPOINTS} modal draggable={false} className="files-dialog">
+      <form className="screen-form" onSubmit={submit} noValidate>
+        <div className="screen-form__field">
+          <label htmlFor="files-folder-name" className="screen-form__label">
+            Nombre de la carpeta
+          </label>
+          <InputText
+            id="files-folder-name"
+            value={name}
+            autoFocus
+            maxLength={120}
+            onChange={(e) => {
+              setName(e.target.value)
+              if (error) setError(null)
+            }}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'files-folder-name-error files-folder-name-help' : 'files-folder-name-help'}
+            invalid={!!error}
+            autoComplete="off"
+          />
+          {error && (
+            <small id="files-folder-name-error" className="p-error field-error" role="alert">
+              {error}
+            </small>
+          )}
+          <small id="files-folder-name-help" className="field-help">
+            Hasta 100 caracteres, sin / \ : * ? " &lt; &gt; |. No puede repetirse en la misma carpeta.
+          </small>
+        </div>
+        <div className="dialog-actions">
+          <Button type="button" label="Cancelar" text onClick={onHide} />
+          <Button type="submit" label={submitLabel} icon="pi pi-check" loading={busy} />
+        </div>
+      </form>
+    </Dialog>
+  )
+}
+
+/** Move the selected files: pick the target in the folder tree. */
+export function MoveDialog({
+  visible,
+  nodes,
+  fileCount,
+  folderCount,
+  currentId,
+  busy,
+  onMove,
+  onHide,
+  expandedInitial,
+}: {
+  visible: boolean
+  nodes: TreeItem[]
+  fileCount: number
+  folderCount: number
+  currentId: number
+  busy: boolean
+  onMove: (targetId: number) => void
+  onHide: () => void
+  expandedInitial: TreeExpandedKeysType
+}) {
+  const [target, setTarget] = useState<number | null>(null)
+  const [expanded, setExpanded] = useState<TreeExpandedKeysType>(expandedInitial)
+  useEffect(() => {
+    if (visible) {
+      setTarget(null)
+      setExpanded(expandedInitial)
+    }
+  }, [visible, expandedInitial])
+  const title = `Mover ${fileCount} ${fileCount === 1 ? 'archivo' : 'archivos'}`
+  return (
+    <Dialog header={title} visible={visible} onHide={onHide} style={{ width: '30rem' }} breakpoints={BREAKPOINTS} modal draggable={false} className="files-dialog">
+      <p id="files-move-help" className="files__dialog-text">
+        Elige la carpeta de destino. Si ya hay un archivo con el mismo nombre, el que mueves se renombra («nombre (2)»).
+        {folderCount > 0 && ' Las carpetas seleccionadas no se mueven: solo los archivos.'}
+      </p>
+      <div className="files__move-tree">
+        <FolderTree nodes={nodes} selectedId={target} onSelect={setTarget} expanded={expanded} onToggle={setExpanded} label="Carpeta de destino" disabledIds={[currentId]} />
+      </div>
+      <div className="dialog-actions">
+        <Button type="button" label="Cancelar" text onClick={onHide} />
+        <Button type="button" label="Mover aquí" icon="pi pi-arrow-right" disabled={target === null} loading={busy} onClick={() => target !== null && onMove(target)} />
+      </div>
+    </Dialog>
+  )
+}

@@ -1,0 +1,529 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Button } from 'primereact/button'
+import { Message } from 'primereact/message'
+import { ProgressBar } from 'primereact/progressbar'
+import { Skeleton } from 'primereact/skeleton'
+import type { TreeExpandedKeysType } from 'primereact/tree'
+import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { api, saveFile } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { notifySuccess } from '../../api/toast'
+import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { formatValue } from '../../renderer/format'
+import { confirm } from '../../renderer/actions/run-action'
+import { FolderTree, MoveDialog, NameDialog } from './dialogs'
+import {
+  ACCEPT_ATTRIBUTE,
+  buildUploadForm,
+  byName,
+  checkUpload,
+  describeCount,
+  formatSize,
+  pathTo,
+  ROOT_ID,
+  ROOT_LABEL,
+  selectionBodies,
+  siblingNames,
+  toTreeNodes,
+  type FileItem,
+  type Folder,
+  type FolderNode,
+  type FolderView,
+} from './model'
+import './file-manager.css'
+
+const AREA = 'Archivos'
+const FOLDERS_ERROR = 'No se han podido obtener los datos de carpetas'
+const DOWNLOAD_ERROR = 'No se ha podido descargar el archivo.'
+const FILES_KEY = ['archivos'] as const
+
+type NameDialogState = { mode: 'create' } | { mode: 'rename'; folder: { Id: number; Nombre: string } } | null
+
+/**
+ * The brand's file area (spec §7 Files): folder tree, the open folder's content as a table,
+ * upload by picking or dropping, download one file or a zip of a selection, create, rename,
+ * move and delete. The open folder lives in the URL (`?carpeta=<id>`), so back/forward and
+ * links work.
+ */
+export default function FileManager() {
+  const client = useQueryClient()
+  const [search, setSearch] = useSearchParams()
+  const currentId = Math.max(0, Number(search.get('carpeta')) || 0)
+  const [selFiles, setSelFiles] = useState<Set<number>>(new Set())
+  const [selFolders, setSelFolders] = useState<Set<number>>(new Set())
+  const [expanded, setExpanded] = useState<TreeExpandedKeysType>({ [String(ROOT_ID)]: true })
+  const [nameDialog, setNameDialog] = useState<NameDialogState>(null)
+  const [moveIds, setMoveIds] = useState<number[] | null>(null)
+  const [uploadErrors, setUploadErrors] = useState<string[]>([])
+  const [dragOver, setDragOver] = useState(false)
+  const [downloading, setDownloading] = useState(false)
+  const fileInput = useRef<HTMLInputElement>(null)
+
+  const tree = useQuery({
+    queryKey: [...FILES_KEY, 'tree'],
+    queryFn: () => api.get<FolderNode[]>('/api/folders'),
+    meta: { errorArea: AREA, errorMessage: FOLDERS_ERROR },
+  })
+  const folder = useQuery({
+    queryKey: [...FILES_KEY, 'folder', currentId],
+    queryFn: () => api.get<FolderView>('/api/folder', { params: { id: currentId } }),
+    meta: { errorArea: AREA, errorMessage: FOLDERS_ERROR },
+  })
+  const loading = useDelayedFlag(folder.isPending)
+
+  const roots = useMemo(() => tree.data ?? [], [tree.data])
+  const nodes = useMemo(() => toTreeNodes(roots), [roots])
+  const view = folder.data
+  const currentName = view?.Carpeta?.Nombre ?? ROOT_LABEL
+  const folders = useMemo(() => [...(view?.Carpetas ?? [])].sort(byName), [view])
+  const files = useMemo(() => [...(view?.Archivos ?? [])].sort(byName), [view])
+
+  // Opening a folder (tree, table, breadcrumb, URL) unfolds the tree down to it and clears the selection.
+  useEffect(() => {
+    setSelFiles(new Set())
+    setSelFolders(new Set())
+    setUploadErrors([])
+  }, [currentId])
+  useEffect(() => {
+    const trail = pathTo(roots, currentId)
+    if (!trail.length) return
+    setExpanded((prev) => {
+      const next = { ...prev, [String(ROOT_ID)]: true }
+      for (const id of trail) next[String(id)] = true
+      return next
+    })
+  }, [roots, currentId])
+
+  const open = (id: number) => {
+    const next = new URLSearchParams(search)
+    if (id === ROOT_ID) next.delete('carpeta')
+    else next.set('carpeta', String(id))
+    setSearch(next)
+  }
+  const refresh = () => client.invalidateQueries({ queryKey: FILES_KEY })
+
+  // ── mutations ────────────────────────────────────────────────────────────
+  const create = useMutation({
+    mutationFn: (Nombre: string) => api.post<Folder>('/api/folder/create', { Nombre, CarpetaPadreId: currentId === ROOT_ID ? null : currentId }),
+    meta: { errorArea: AREA, errorMessage: 'No se ha podido crear la carpeta.' },
+    onSuccess: async (created) => {
+      setNameDialog(null)
+      notifySuccess(AREA, `Carpeta «${created.Nombre}» creada.`)
+      await refresh()
+    },
+  })
+  const rename = useMutation({
+    mutationFn: ({ id, name }: { id: number; name: string }) => api.put<Folder>('/api/rename-folder', undefined, { params: { carpetaId: id, newName: name } }),
+    meta: { errorArea: AREA, errorMessage: 'No se ha podido renombrar la carpeta.' },
+    onSuccess: async (renamed) => {
+      setNameDialog(null)
+      notifySuccess(AREA, `Carpeta renombrada a «${renamed.Nombre}».`)
+      await refresh()
+    },
+  })
+  const upload = useMutation({
+    mutationFn: (list: File[]) => api.post<FileItem[]>('/api/save-files', buildUploadForm(currentId, list)),
+    meta: { errorArea: AREA, errorMessage: 'No se han podido subir los archivos.' },
+    onSuccess: async (saved, list) => {
+      const n = saved?.length ?? list.length
+      const renamed = (saved ?? []).filter((f) => !list.some((l) => l.name === f.Nombre))
+      notifySuccess(AREA, `${n === 1 ? 'Archivo subido' : `${n} archivos subidos`} a «${currentName}».${renamed.length ? ` Renombrados por repetidos: ${renamed.map((f) => f.Nombre).join(', ')}.` : ''}`)
+      await refresh()
+    },
+  })
+  const move = useMutation({
+    mutationFn: ({ ids, target }: { ids: number[]; target: number }) => api.put<FileItem[]>('/api/move-files', { Archivos: ids, CarpetaToId: target === ROOT_ID ? null : target }),
+    meta: { errorArea: AREA, errorMessage: 'No se han podido mover los archivos.' },
+    onSuccess: async (moved, { ids, target }) => {
+      setMoveIds(null)
+      setSelFiles(new Set())
+      const where = target === ROOT_ID ? ROOT_LABEL : (findName(roots, target) ?? 'la carpeta elegida')
+      notifySuccess(AREA, `${describeCount(moved?.length ?? ids.length, 0)} ${(moved?.length ?? ids.length) === 1 ? 'movido' : 'movidos'} a «${where}».`)
+      await refresh()
+    },
+  })
+  const remove = useMutation({
+    mutationFn: async ({ fileIds, folderIds }: { fileIds: number[]; folderIds: number[] }) => {
+      if (folderIds.length === 0 && fileIds.length === 1) {
+        await api.delete('/api/delete-file', undefined, { params: { archivoId: fileIds[0]! } })
+        return { CarpetasEliminadas: 0, ArchivosEliminados: 1 }
+      }
+      return api.delete<{ CarpetasEliminadas: number; ArchivosEliminados: number }>('/api/delete-folders-and-files', selectionBodies(fileIds, folderIds).remove)
+    },
+    meta: { errorArea: AREA, errorMessage: 'No se ha podido eliminar.' },
+    onSuccess: async (result, { fileIds, folderIds }) => {
+      setSelFiles(new Set())
+      setSelFolders(new Set())
+      notifySuccess(AREA, `Eliminado: ${describeCount(result?.ArchivosEliminados ?? fileIds.length, result?.CarpetasEliminadas ?? folderIds.length)}.`)
+      await refresh()
+    },
+  })
+  const uploading = useDelayedFlag(upload.isPending)
+
+  // ── actions ──────────────────────────────────────────────────────────────
+  const startUpload = (list: File[]) => {
+    const problems = checkUpload(list)
+    setUploadErrors(problems)
+    if (problems.length || upload.isPending) return
+    upload.mutate(list)
+  }
+  const downloadFile = async (file: FileItem) => {
+    try {
+      saveFile(await api.download('/api/download-file', { params: { archivoId: file.Id }, fallbackName: file.Nombre }))
+    } catch (err) {
+      reportError(AREA, err, DOWNLOAD_ERROR)
+    }
+  }
+  const downloadZip = async () => {
+    setDownloading(true)
+    try {
+      const body = selectionBodies(selFiles, selFolders).download
+      saveFile(await api.download('/api/download-folders-files', { method: 'POST', body, fallbackName: 'archivos.zip' }))
+    } catch (err) {
+      reportError(AREA, err, DOWNLOAD_ERROR)
+    } finally {
+      setDownloading(false)
+    }
+  }
+  const askRemove = async (fileIds: number[], folderIds: number[], label?: string) => {
+    const what = label ?? describeCount(fileIds.length, folderIds.length)
+    const ok = await confirm(
+      `¿Eliminar ${what}?${folderIds.length ? ' Las carpetas se eliminan con todo su contenido.' : ''} No se puede deshacer.`,
+      'Eliminar',
+    )
+    if (ok) remove.mutate({ fileIds, folderIds })
+  }
+
+  const onDragOver = (e: DragEvent) => {
+    if (!Array.from(e.dataTransfer?.types ?? []).includes('Files')) return
+    e.preventDefault()
+    e.dataTransfer.dropEffect = 'copy'
+    if (!dragOver) setDragOver(true)
+  }
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault()
+    setDragOver(false)
+    const list = Array.from(e.dataTransfer?.files ?? [])
+    if (list.length) startUpload(list)
+  }
+
+  // ── selection ────────────────────────────────────────────────────────────
+  const total = files.length + folders.length
+  const selectedCount = selFiles.size + selFolders.size
+  const allSelected = total > 0 && selectedCount === total
+  const toggleAll = () => {
+    if (allSelected) {
+      setSelFiles(new Set())
+      setSelFolders(new Set())
+    } else {
+      setSelFiles(new Set(files.map((f) => f.Id)))
+      setSelFolders(new Set(folders.map((f) => f.Id)))
+    }
+  }
+  const toggle = (set: Set<number>, id: number, apply: (s: Set<number>) => void) => {
+    const next = new Set(set)
+    if (next.has(id)) next.delete(id)
+    else next.add(id)
+    apply(next)
+  }
+  const headerCheck = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (headerCheck.current) headerCheck.current.indeterminate = selectedCount > 0 && !allSelected
+  }, [selectedCount, allSelected])
+
+  const nameSiblings =
+    nameDialog?.mode === 'create' ? folders.map((f) => f.Nombre) : nameDialog?.mode === 'rename' ? siblingNames(roots, nameDialog.folder.Id) : []
+  const moveExpanded = useMemo(() => ({ ...expanded }), [moveIds]) // eslint-disable-line react-hooks/exhaustive-deps
+  const notFound = folder.isError && (folder.error as { status?: number })?.status === 404
+
+  return (
+    <div className="files">
+      <nav className="card files__side" aria-labelledby="files-tree-title">
+        <h2 id="files-tree-title" className="files__heading">
+          Carpetas
+        </h2>
+        {tree.isPending ? (
+          <Skeleton height="8rem" />
+        ) : tree.isError ? (
+          <div className="files__error" role="alert">
+            <p>{FOLDERS_ERROR}.</p>
+            <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={() => void tree.refetch()} />
+          </div>
+        ) : (
+          <FolderTree nodes={nodes} selectedId={currentId} onSelect={open} expanded={expanded} onToggle={setExpanded} label="Árbol de carpetas" />
+        )}
+      </nav>
+
+      <section className="card files__main" aria-labelledby="files-content-title">
+        {currentId !== ROOT_ID && (
+          <nav aria-label="Ruta de la carpeta" className="files__crumbs">
+            <ol>
+              <li>
+                <button type="button" className="p-link files__crumb" onClick={() => open(ROOT_ID)}>
+                  <i className="pi pi-home" aria-hidden="true" /> {ROOT_LABEL}
+                </button>
+              </li>
+              {(view?.Ruta ?? []).map((r, i, all) => (
+                <li key={r.Id}>
+                  <i className="pi pi-angle-right files__crumb-sep" aria-hidden="true" />
+                  {i === all.length - 1 ? (
+                    <span aria-current="page">{r.Nombre}</span>
+                  ) : (
+                    <button type="button" className="p-link files__crumb" onClick={() => open(r.Id)}>
+                      {r.Nombre}
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ol>
+          </nav>
+        )}
+
+        <div className="files__toolbar">
+          <h2 id="files-content-title" className="files__heading files__title">
+            <i className={`pi ${currentId === ROOT_ID ? 'pi-home' : 'pi-folder-open'}`} aria-hidden="true" /> {currentName}
+          </h2>
+          <div className="action-bar">
+            <Button type="button" size="small" icon="pi pi-folder-plus" label="Nueva carpeta" outlined onClick={() => setNameDialog({ mode: 'create' })} disabled={!view} />
+            {view?.Carpeta && (
+              <Button type="button" size="small" icon="pi pi-pencil" label="Renombrar carpeta" outlined onClick={() => setNameDialog({ mode: 'rename', folder: view.Carpeta! })} />
+            )}
+            <Button type="button" size="small" icon="pi pi-upload" label="Subir archivos" onClick={() => fileInput.current?.click()} disabled={!view || upload.isPending} />
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              accept={ACCEPT_ATTRIBUTE}
+              className="files__file-input"
+              aria-label={`Elegir archivos para subir a ${currentName}`}
+              tabIndex={-1}
+              data-testid="files-upload-input"
+              onChange={(e) => {
+                startUpload(Array.from(e.target.files ?? []))
+                e.target.value = ''
+              }}
+            />
+          </div>
+        </div>
+
+        {selectedCount > 0 && (
+          <div className="bulk-bar files__bulk" role="region" aria-label="Acciones sobre la selección">
+            <span role="status">{describeCount(selFiles.size, selFolders.size)} seleccionados</span>
+            <div className="bulk-bar__actions">
+              <Button type="button" size="small" icon="pi pi-download" label="Descargar (zip)" onClick={() => void downloadZip()} loading={downloading} />
+              <Button type="button" size="small" icon="pi pi-arrow-right" label="Mover" outlined disabled={selFiles.size === 0} onClick={() => setMoveIds([...selFiles])} />
+              <Button type="button" size="small" icon="pi pi-trash" label="Eliminar" severity="danger" outlined onClick={() => void askRemove([...selFiles], [...selFolders])} />
+              <Button
+                type="button"
+                size="small"
+                label="Quitar selección"
+                text
+                onClick={() => {
+                  setSelFiles(new Set())
+                  setSelFolders(new Set())
+                }}
+              />
+            </div>
+          </div>
+        )}
+
+        {uploadErrors.length > 0 && (
+          <div className="files__upload-errors">
+            <Message severity="error" content={<UploadErrors errors={uploadErrors} onClose={() => setUploadErrors([])} />} />
+          </div>
+        )}
+        {uploading && (
+          <div className="files__progress" role="status">
+            <span>
+              Subiendo {describeCount(upload.variables?.length ?? 0, 0)} ({formatSize((upload.variables ?? []).reduce((s, f) => s + f.size, 0))}) a «{currentName}»…
+            </span>
+            <ProgressBar mode="indeterminate" style={{ height: '6px' }} aria-label="Subiendo archivos" />
+          </div>
+        )}
+
+        <div
+          className={`files__drop ${dragOver ? 'files__drop--over' : ''}`}
+          data-testid="files-drop-zone"
+          onDragOver={onDragOver}
+          onDragEnter={onDragOver}
+          onDragLeave={(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragOver(false)
+          }}
+          onDrop={onDrop}
+          aria-busy={loading || uploading}
+        >
+          {dragOver && (
+            <div className="files__drop-overlay" aria-hidden="true">
+              <i className="pi pi-cloud-upload" /> Suelta los archivos para subirlos a «{currentName}»
+            </div>
+          )}
+          {loading && !view ? (
+            <Skeleton height="10rem" />
+          ) : folder.isError ? (
+            <div className="files__error" role="alert">
+              <p>{notFound ? 'Esta carpeta no existe o se ha eliminado.' : `${FOLDERS_ERROR}.`}</p>
+              {notFound ? (
+                <Button type="button" size="small" outlined icon="pi pi-home" label={`Ir a ${ROOT_LABEL}`} onClick={() => open(ROOT_ID)} />
+              ) : (
+                <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={() => void folder.refetch()} />
+              )}
+            </div>
+          ) : (
+            <div className="files__table-scroll">
+              <table className="files__table" data-testid="files-table">
+                <caption>
+                  Contenido de «{currentName}»: {total === 0 ? 'vacía' : describeCount(files.length, folders.length)}
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col" className="files__col-check">
+                      <input ref={headerCheck} type="checkbox" checked={allSelected} disabled={total === 0} onChange={toggleAll} aria-label="Seleccionar todo" />
+                    </th>
+                    <th scope="col">Nombre</th>
+                    <th scope="col" className="files__col-opt">
+                      Tipo
+                    </th>
+                    <th scope="col" className="files__num">
+                      Tamaño
+                    </th>
+                    <th scope="col" className="files__col-opt">
+                      Fecha
+                    </th>
+                    <th scope="col" className="files__col-opt">
+                      Subido por
+                    </th>
+                    <th scope="col" className="files__col-actions">
+                      Acciones
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {folders.map((f) => (
+                    <tr key={`c${f.Id}`} className={selFolders.has(f.Id) ? 'files__row--selected' : undefined} data-kind="carpeta">
+                      <td className="files__col-check">
+                        <input type="checkbox" checked={selFolders.has(f.Id)} onChange={() => toggle(selFolders, f.Id, setSelFolders)} aria-label={`Seleccionar la carpeta ${f.Nombre}`} />
+                      </td>
+                      <th scope="row" className="files__name">
+                        <button type="button" className="p-link files__open" onClick={() => open(f.Id)}>
+                          <i className="pi pi-folder" aria-hidden="true" />
+                          <span>{f.Nombre}</span>
+                        </button>
+                      </th>
+                      <td className="files__col-opt">Carpeta</td>
+                      <td className="files__num">{f.NumArchivos + f.NumCarpetas === 0 ? 'Vacía' : describeCount(f.NumArchivos, f.NumCarpetas)}</td>
+                      <td className="files__col-opt">{formatValue(f.Fecha, 'datetime')}</td>
+                      <td className="files__col-opt">—</td>
+                      <td className="files__col-actions">
+                        <span className="row-actions">
+                          <Button type="button" size="small" text rounded icon="pi pi-pencil" aria-label={`Renombrar ${f.Nombre}`} tooltip="Renombrar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setNameDialog({ mode: 'rename', folder: f })} />
+                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={`Eliminar ${f.Nombre}`} tooltip="Eliminar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([], [f.Id], `la carpeta «${f.Nombre}»`)} />
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                  {files.map((f) => (
+                    <tr key={`a${f.Id}`} className={selFiles.has(f.Id) ? 'files__row--selected' : undefined} data-kind="archivo">
+                      <td className="files__col-check">
+                        <input type="checkbox" checked={selFiles.has(f.Id)} onChange={() => toggle(selFiles, f.Id, setSelFiles)} aria-label={`Seleccionar ${f.Nombre}`} />
+                      </td>
+                      <th scope="row" className="files__name">
+                        <button type="button" className="p-link files__open" onClick={() => void downloadFile(f)} title={`Descargar ${f.Nombre}`}>
+                          <i className={`pi ${fileIcon(f.Extension)}`} aria-hidden="true" />
+                          <span>{f.Nombre}</span>
+                        </button>
+                      </th>
+                      <td className="files__col-opt">{(f.Extension || '').replace(/^\./, '').toUpperCase() || '—'}</td>
+                      <td className="files__num">{formatSize(f.Tamano)}</td>
+                      <td className="files__col-opt">{formatValue(f.Fecha, 'datetime')}</td>
+                      <td className="files__col-opt">{f.Usuario || '—'}</td>
+                      <td className="files__col-actions">
+                        <span className="row-actions">
+                          <Button type="button" size="small" text rounded icon="pi pi-download" aria-label={`Descargar ${f.Nombre}`} tooltip="Descargar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void downloadFile(f)} />
+                          <Button type="button" size="small" text rounded icon="pi pi-arrow-right" aria-label={`Mover ${f.Nombre}`} tooltip="Mover" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setMoveIds([f.Id])} />
+                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={`Eliminar ${f.Nombre}`} tooltip="Eliminar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([f.Id], [], `«${f.Nombre}»`)} />
+                        </span>
+                      </td>
+                    </tr>
+                  ))}
+                  {total === 0 && (
+                    <tr>
+                      <td colSpan={7} className="files__empty">
+                        Esta carpeta está vacía. Arrastra archivos aquí o usa «Subir archivos».
+                      </td>
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <p className="files__drop-hint">
+            <i className="pi pi-cloud-upload" aria-hidden="true" /> Arrastra archivos sobre la lista para subirlos a esta carpeta. Hasta 20 archivos de 25 MB cada uno
+            (pdf, imágenes, txt, csv, Office, OpenDocument, zip, eml).
+          </p>
+        </div>
+      </section>
+
+      <NameDialog
+        visible={nameDialog !== null}
+        title={nameDialog?.mode === 'rename' ? `Renombrar «${nameDialog.folder.Nombre}»` : `Nueva carpeta en «${currentName}»`}
+        submitLabel={nameDialog?.mode === 'rename' ? 'Renombrar' : 'Crear'}
+        initial={nameDialog?.mode === 'rename' ? nameDialog.folder.Nombre : ''}
+        siblings={nameSiblings}
+        busy={create.isPending || rename.isPending}
+        onHide={() => setNameDialog(null)}
+        onSubmit={(name) => {
+          if (nameDialog?.mode === 'rename') rename.mutate({ id: nameDialog.folder.Id, name })
+          else create.mutate(name)
+        }}
+      />
+      <MoveDialog
+        visible={moveIds !== null}
+        nodes={nodes}
+        fileCount={moveIds?.length ?? 0}
+        folderCount={moveIds && moveIds.length === selFiles.size ? selFolders.size : 0}
+        currentId={currentId}
+        busy={move.isPending}
+        expandedInitial={moveExpanded}
+        onHide={() => setMoveIds(null)}
+        onMove={(target) => moveIds && move.mutate({ ids: moveIds, target })}
+      />
+    </div>
+  )
+}
+
+function UploadErrors({ errors, onClose }: { errors: string[]; onClose: () => void }) {
+  return (
+    <div className="files__upload-errors-body">
+      <div>
+        <strong>No se ha subido nada:</strong>
+        <ul>
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      </div>
+      <Button type="button" size="small" text icon="pi pi-times" aria-label="Cerrar el aviso" onClick={onClose} />
+    </div>
+  )
+}
+
+function findName(roots: FolderNode[], id: number): string | null {
+  for (const n of roots) {
+    if (n.Id === id) return n.Nombre
+    const inner = findName(n.Hijas ?? [], id)
+    if (inner) return inner
+  }
+  return null
+}
+
+function fileIcon(ext: string): string {
+  const e = (ext || '').replace(/^\./, '').toLowerCase()
+  if (e === 'pdf') return 'pi-file-pdf'
+  if (['xls', 'xlsx', 'ods', 'csv'].includes(e)) return 'pi-file-excel'
+  if (['doc', 'docx', 'odt', 'txt'].includes(e)) return 'pi-file-word'
+  if (['jpg', 'jpeg', 'png', 'gif', 'webp'].includes(e)) return 'pi-image'
+  if (e === 'zip') return 'pi-box'
+  if (e === 'eml') return 'pi-envelope'
+  return 'pi-file'
+}

@@ -1,0 +1,34 @@
+import { TabPanel, TabView } from 'primereact/tabview'
+import { useSearchParams } from 'react-router-dom'
+import { ListView } from './ListView'
+import { SingleView } from './SingleView'
+import { readSipsUrl, writeSipsUrl, type SipsUrlState } from './sips-logic'
+import './sips.css'
+
+/**
+ * Sips: what the national supply-point information system knows of one CUPS (supply point,
+ * contract, meter, flags, 36 months of consumption) or of a list of them. The lookup lives in
+ * the URL (`?cups=…`, `?lista=…&vista=lista`), so a link reopens it.
+ */
+export default function SipsWidget() {
+  const [search, setSearch] = useSearchParams()
+  const state = readSipsUrl(search)
+  const update = (patch: Partial<SipsUrlState>, replace = false) => setSearch(writeSipsUrl({ ...state, ...patch }), { replace })
+
+  return (
+    <div className="sips-tool">
+      <TabView
+        className="sips-tabs"
+        activeIndex={state.view === 'lista' ? 1 : 0}
+        onTabChange={(e) => update({ view: e.index === 1 ? 'lista' : 'uno' })}
+      >
+        <TabPanel header="Un CUPS" leftIcon="pi pi-search mr-2">
+          <SingleView cups={state.cups} onLookup={(cups) => update({ cups, view: 'uno' })} />
+        </TabPanel>
+        <TabPanel header="Varios CUPS" leftIcon="pi pi-list mr-2">
+          <ListView list={state.list} onLookup={(list) => update({ list, view: 'lista' })} onOpen={(cups) => update({ cups, view: 'uno' })} />
+        </TabPanel>
+      </TabView>
+    </div>
+  )
+}
