@@ -28,7 +28,10 @@ export function DefaultLayout() {
       setMenuOpen(!mq.matches)
     }
     mq.addEventListener('change', onChange)
+    // A resize between the first render and this subscription fires no event: check once now.
+    if (mq.matches !== narrow) onChange()
     return () => mq.removeEventListener('change', onChange)
+    // Subscribed once: `narrow` is read only for that catch-up check.
   }, [])
 
   // Focus the page heading area after navigation so keyboard and screen-reader users land on the content.

@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query'
+import { Doughnut } from 'react-chartjs-2'
+import { api } from '../../../api/client'
+import { useTheme } from '../../../app/theme'
+import { baseOptions, formatNumber, themeColor } from '../../shared/charts'
+import { ChartFrame } from '../../shared/ChartFrame'
+import { PanelState } from './PanelState'
+
+interface StateCount {
+  Estado: string
+  Nombre: string
+  Color: string
+  Cantidad: number
+}
+
+const percent = (n: number, total: number) => (total > 0 ? `${formatNumber((n / total) * 100, 1)} %` : '0 %')
+
+export function ContractsByStatePanel() {
+  const { dark } = useTheme()
+  const query = useQuery({
+    queryKey: ['dashboard', 'situacion-contratos'],
+    queryFn: () => api.get<StateCount[]>('/api/contract/situacion-contratos'),
+    meta: { errorArea: 'Contratos', errorMessage: 'No se han podido obtener los datos.' },
+  })
+  return (
+    <PanelState queries={[query]}>
+      {() => {
+        const all = query.data ?? []
+        const states = all.filter((s) => s.Cantidad > 0)
+        const total = all.reduce((s, x) => s + x.Cantidad, 0)
+        const summary = `${formatNumber(total, 0)} contratos por situación: ${states.map((s) => `${s.Nombre} ${formatNumber(s.Cantidad, 0)}`).join(', ')}.`
+        const options = baseOptions()
+        return (
+          <div className="dash-doughnut">
+            <ChartFrame
+              title={`${formatNumber(total, 0)} contratos`}
+              summary={summary}
+              table={{ columns: ['Situación', 'Contratos', '%'], rows: all.map((s) => [s.Nombre, s.Cantidad, percent(s.Cantidad, total)]) }}
+            >
+              <Doughnut
+                key={dark ? 'dark' : 'light'}
+                aria-hidden="true"
+                data={{
+                  labels: states.map((s) => s.Nombre),
+                  datasets: [{ data: states.map((s) => s.Cantidad), backgroundColor: states.map((s) => s.Color), borderColor: themeColor('--surface-card', '#ffffff'), borderWidth: 2 }],
+                }}
+                options={{
+                  responsive: options.responsive,
+                  maintainAspectRatio: false,
+                  animation: false,
+                  locale: options.locale,
+                  cutout: '58%',
+                  plugins: { legend: { display: false }, tooltip: { callbacks: { label: (c) => ` ${c.label}: ${formatNumber(Number(c.raw), 0)} (${percent(Number(c.raw), total)})` } } },
+                }}
+              />
+            </ChartFrame>
+            <ul className="dash-legend" aria-label="Leyenda: contratos por situación">
+              {states.map((s) => (
+                <li key={s.Estado}>
+                  <span className="dash-legend__swatch" style={{ background: s.Color }} aria-hidden="true" />
+                  <span className="dash-legend__name">{s.Nombre}</span>
+                  <span className="dash-legend__value">{formatNumber(s.Cantidad, 0)}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )
+      }}
+    </PanelState>
+  )
+}

@@ -1,0 +1,68 @@
+import { useQuery } from '@tanstack/react-query'
+import { Bar } from 'react-chartjs-2'
+import { api } from '../../../api/client'
+import { useTheme } from '../../../app/theme'
+import { baseOptions, formatNumber, seriesColors } from '../../shared/charts'
+import { ChartFrame } from '../../shared/ChartFrame'
+import { PanelState } from './PanelState'
+
+interface MonthCount {
+  Mes: string
+  Cantidad: number
+}
+
+const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+
+/** The last twelve months: from the first day of the month eleven months ago to today. */
+export function lastTwelveMonths(today: Date = new Date()): { desde: string; hasta: string } {
+  return { desde: iso(new Date(today.getFullYear(), today.getMonth() - 11, 1)), hasta: iso(today) }
+}
+
+/** "2026-01" → "ene 2026". */
+export function monthLabel(mes: string): string {
+  const [y, m] = mes.split('-').map(Number)
+  if (!y || !m) return mes
+  return new Intl.DateTimeFormat('es-ES', { month: 'short', year: 'numeric' }).format(new Date(y, m - 1, 1)).replace('.', '')
+}
+
+export function ContractsPerMonthPanel() {
+  const { dark } = useTheme()
+  const range = lastTwelveMonths()
+  const query = useQuery({
+    queryKey: ['dashboard', 'cantidad-por-mes', range.desde, range.hasta],
+    queryFn: () => api.get<MonthCount[]>('/api/contract/cantidad-por-mes', { params: range }),
+    meta: { errorArea: 'Contratos', errorMessage: 'No se han podido obtener los datos.' },
+  })
+  return (
+    <PanelState queries={[query]}>
+      {() => {
+        const months = query.data ?? []
+        const labels = months.map((m) => monthLabel(m.Mes))
+        const total = months.reduce((s, m) => s + m.Cantidad, 0)
+        const max = months.reduce<MonthCount | null>((best, m) => (!best || m.Cantidad > best.Cantidad ? m : best), null)
+        const first = labels[0] ?? ''
+        const last = labels[labels.length - 1] ?? ''
+        const summary = `Altas de contratos por mes de ${first} a ${last}: ${formatNumber(total, 0)} en total${max ? `, el máximo ${formatNumber(max.Cantidad, 0)} en ${monthLabel(max.Mes)}` : ''}.`
+        const options = baseOptions()
+        return (
+          <ChartFrame
+            title={`${first} – ${last} · ${formatNumber(total, 0)} altas`}
+            summary={summary}
+            table={{ columns: ['Mes', 'Altas'], rows: months.map((m) => [monthLabel(m.Mes), m.Cantidad]) }}
+          >
+            <Bar
+              key={dark ? 'dark' : 'light'}
+              aria-hidden="true"
+              data={{ labels, datasets: [{ label: 'Altas', data: months.map((m) => m.Cantidad), backgroundColor: seriesColors()[0], borderRadius: 4 }] }}
+              options={{
+                ...options,
+                plugins: { ...options.plugins, legend: { display: false } },
+                scales: { ...options.scales, y: { ...options.scales.y, beginAtZero: true, ticks: { ...options.scales.y.ticks, precision: 0 } } },
+              }}
+            />
+          </ChartFrame>
+        )
+      }}
+    </PanelState>
+  )
+}

@@ -1,0 +1,104 @@
+import { useQuery } from '@tanstack/react-query'
+import { Line } from 'react-chartjs-2'
+import { api } from '../../../api/client'
+import { useTheme } from '../../../app/theme'
+import { formatValue } from '../../../renderer/format'
+import { baseOptions, formatNumber, seriesColors } from '../../shared/charts'
+import { ChartFrame } from '../../shared/ChartFrame'
+import { PanelState } from './PanelState'
+
+/** `GET /api/energia/historico-cierre/omie` (spec §7 Energy). */
+export interface OmieAnswer {
+  Desde?: string
+  Hasta?: string
+  Resolucion?: string
+  Puntos: { Fecha: string; PrecioMwh: number }[]
+  Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
+}
+
+const OMIE_ERROR = 'No se han podido obtener los datos de OMIE.'
+const meta = { errorArea: 'OMIE', errorMessage: OMIE_ERROR }
+
+/** "2026-11-21T13:45" → "13:45" (local Madrid time as written); a bare date stays as it is. */
+export function hourLabel(fecha: string): string {
+  return /T(\d{2}:\d{2})/.exec(fecha)?.[1] ?? formatValue(fecha, 'date')
+}
+
+const price = (n: number) => `${formatNumber(n, 2)} €/MWh`
+
+export function OmiePanel() {
+  const { dark } = useTheme()
+  const latest = useQuery({
+    queryKey: ['dashboard', 'omie', 'ultima-fecha'],
+    queryFn: () => api.get<{ Fecha: string }>('/api/energia/ultima-fecha'),
+    meta,
+  })
+  const day = latest.data?.Fecha
+  const prices = useQuery({
+    queryKey: ['dashboard', 'omie', day],
+    queryFn: () => api.get<OmieAnswer>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
+    enabled: !!day,
+    meta,
+  })
+  return (
+    <PanelState queries={[latest, prices]}>
+      {() => {
+        const answer = prices.data!
+        const points = answer.Puntos ?? []
+        const { MediaMwh, MinimoMwh, MaximoMwh } = answer.Resumen
+        const at = (v: number) => points.find((p) => p.PrecioMwh === v)
+        const minAt = at(MinimoMwh)
+        const maxAt = at(MaximoMwh)
+        const dayText = formatValue(day, 'date')
+        const summary =
+          `Precio OMIE del ${dayText}: media ${price(MediaMwh)}, mínimo ${price(MinimoMwh)}${minAt ? ` a las ${hourLabel(minAt.Fecha)}` : ''}, ` +
+          `máximo ${price(MaximoMwh)}${maxAt ? ` a las ${hourLabel(maxAt.Fecha)}` : ''}.`
+        const options = baseOptions()
+        const colour = seriesColors()[0] ?? '#047857'
+        return (
+          <div className="dash-omie">
+            <dl className="dash-omie__figures">
+              <div>
+                <dt>Media</dt>
+                <dd>{price(MediaMwh)}</dd>
+              </div>
+              <div>
+                <dt>Mínimo</dt>
+                <dd>{price(MinimoMwh)}</dd>
+              </div>
+              <div>
+                <dt>Máximo</dt>
+                <dd>{price(MaximoMwh)}</dd>
+              </div>
+            </dl>
+            <ChartFrame
+              title={`Día ${dayText}`}
+              summary={summary}
+              table={{ columns: ['Hora', '€/MWh'], rows: points.map((p) => [hourLabel(p.Fecha), p.PrecioMwh]) }}
+            >
+              <Line
+                key={dark ? 'dark' : 'light'}
+                aria-hidden="true"
+                data={{
+                  labels: points.map((p) => hourLabel(p.Fecha)),
+                  datasets: [
+                    { label: 'Precio (€/MWh)', data: points.map((p) => p.PrecioMwh), borderColor: colour, backgroundColor: /^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : 'transparent', fill: true, pointRadius: 0, borderWidth: 2, tension: 0.25 },
+                    { label: 'Media', data: points.map(() => MediaMwh), borderColor: seriesColors()[2] ?? '#d97706', borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5, fill: false },
+                  ],
+                }}
+                options={{
+                  ...options,
+                  plugins: { ...options.plugins, legend: { display: true, position: 'bottom' as const, labels: { ...options.plugins.legend.labels, boxHeight: 2 } } },
+                  scales: {
+                    x: { ...options.scales.x, ticks: { ...options.scales.x.ticks, maxTicksLimit: 8, maxRotation: 0 } },
+                    y: { ...options.scales.y, title: { display: true, text: '€/MWh', color: options.scales.y.ticks.color } },
+                  },
+                }}
+              />
+            </ChartFrame>
+          </div>
+        )
+      }}
+    </PanelState>
+  )
+}

@@ -1,0 +1,75 @@
+import { useQuery } from '@tanstack/react-query'
+import { Tag } from 'primereact/tag'
+import { Link } from 'react-router-dom'
+import { api } from '../../../api/client'
+import { formatValue } from '../../../renderer/format'
+import { PanelState } from './PanelState'
+
+interface Renewal {
+  Id: number
+  CodigoContrato: string
+  Titular: string
+  FechaRenovacion: string
+  SubestadoId: number
+  SubestadoCodigo: string
+  Subestado: string
+  Tarifa?: string
+}
+
+interface Paged<T> {
+  Items: T[]
+  TotalCount: number
+}
+
+/** The open sub-states: próxima renovación, oferta enviada, oferta aceptada. */
+export const RENEWALS_PARAMS = {
+  pageSize: 5,
+  sortColumn: 'FechaRenovacion',
+  sortOrder: 'asc',
+  filterColumns: ['SubestadoId'],
+  filterQueries: ['1,2,3'],
+} as const
+
+const SEVERITY: Record<string, 'secondary' | 'info' | 'success'> = { proxima_renovacion: 'secondary', ofertada: 'info', aceptada: 'success' }
+
+export function RenewalsPanel() {
+  const query = useQuery({
+    queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
+    queryFn: () => api.get<Paged<Renewal>>('/api/renovaciones', { params: RENEWALS_PARAMS }),
+    meta: { errorArea: 'Renovaciones', errorMessage: 'No se han podido obtener los datos.' },
+  })
+  return (
+    <PanelState queries={[query]}>
+      {() => {
+        const { Items, TotalCount } = query.data!
+        return (
+          <div className="dash-renewals">
+            {Items.length === 0 ? (
+              <p className="dash-muted">No hay renovaciones pendientes.</p>
+            ) : (
+              <ul className="dash-renewals__list">
+                {Items.map((r) => (
+                  <li key={r.Id}>
+                    <div className="dash-renewals__main">
+                      <Link to={`/soluciones/contratos/${encodeURIComponent(r.CodigoContrato)}`} className="dash-renewals__code">
+                        {r.CodigoContrato}
+                      </Link>
+                      <span className="dash-renewals__holder">{r.Titular}</span>
+                    </div>
+                    <div className="dash-renewals__meta">
+                      <span>{formatValue(r.FechaRenovacion, 'date')}</span>
+                      <Tag value={r.Subestado} severity={SEVERITY[r.SubestadoCodigo] ?? 'info'} />
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Link to="/soluciones/renovaciones" className="dash-renewals__all">
+              Ver todas las renovaciones ({formatValue(TotalCount, 'integer')} pendientes) <i className="pi pi-arrow-right" aria-hidden="true" />
+            </Link>
+          </div>
+        )
+      }}
+    </PanelState>
+  )
+}
