@@ -19,3 +19,23 @@ export const TokenPair = Type.Object({
   refreshToken: Type.Optional(Type.String({ minLength: 1 })),
 })
 export type TokenPair = Type.Static<typeof TokenPair>
+
+/** `PUT /api/usuarios/password`: the signed-in user changes their own password. */
+export const OwnPasswordBody = Type.Object(
+  { OldPassword: Type.String({ minLength: 1, maxLength: 256 }), NewPassword: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+)
+export type OwnPasswordBody = Type.Static<typeof OwnPasswordBody>
+
+/** `PUT /api/usuarios/change-pass-admin?Id`: an admin sets a user's password. */
+export const AdminPasswordBody = Type.Object({ Password: Type.String({ minLength: 1, maxLength: 256 }) }, { additionalProperties: false })
+export type AdminPasswordBody = Type.Static<typeof AdminPasswordBody>
+export const UserIdQuery = Type.Object({ Id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
+export type UserIdQuery = Type.Static<typeof UserIdQuery>
+
+/** `POST /api/auth/change-password`: the recovery link's new password. */
+export const RecoveryPasswordBody = Type.Object(
+  { email: Type.String({ minLength: 3, maxLength: 254 }), token: Type.String({ minLength: 1, maxLength: 512 }), newPassword: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+)
+export type RecoveryPasswordBody = Type.Static<typeof RecoveryPasswordBody>

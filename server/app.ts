@@ -1,4 +1,5 @@
 import fastifyCookie from '@fastify/cookie'
+import underPressure from '@fastify/under-pressure'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
@@ -7,7 +8,10 @@ import './lib/fastify-types'
 import { brandRoutes } from './brand/brand-routes'
 import { loadBrands } from './brand/brand-registry'
 import type { Config } from './config'
-import { csrfRejection } from './lib/csrf'
+import { csrfRejection } from './security/csrf'
+import { hostCheck } from './security/host-allowlist'
+import { securityHeaders } from './security/security-headers'
+import { SignInThrottle } from './security/sign-in-throttle'
 import { HttpError, MESSAGES, sendError } from './lib/errors'
 import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
 import { typeboxValidatorCompiler } from './lib/typebox-validator'
@@ -17,19 +21,23 @@ import { manifestRoutes } from './manifest/manifest-routes'
 import { hiddenMenuPaths } from './manifest/menu-filter'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
-import { SqliteMenuStore } from './manifest/sqlite-menu-store'
 import { healthRoutes } from './ops/health-routes'
+import { BffMetrics, metricsPlugin } from './ops/metrics'
+import { overloadOptions } from './ops/overload'
+import type { Tracing } from './ops/tracing'
 import { loadScreens } from './screens/screen-loader'
 import { adminScreenRoutes } from './screens/admin-screen-routes'
 import { screenRoutes } from './screens/screen-routes'
 import { ScreenService } from './screens/screen-service'
 import { apiProxy } from './proxy/api-proxy'
 import { UpstreamClient, UpstreamError } from './proxy/upstream-client'
+import { adminSessionRoutes } from './session/admin-session-routes'
 import { AuthService } from './session/auth-service'
+import { passwordRoutes } from './session/password-routes'
 import { authRoutes } from './session/auth-routes'
 import { SessionGate } from './session/session-gate'
 import type { SessionStore } from './session/session-store'
-import { SqliteSessionStore } from './session/sqlite-session-store'
+import { openStores } from './stores'
 import { clientAssets, readBuildId } from './web/client-assets'
 
 export interface AppDeps {
@@ -41,6 +49,8 @@ export interface AppDeps {
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
   now?: () => number
+  /** OpenTelemetry, started by main.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+  tracing?: Tracing
 }
 
 const BODY_LIMIT = 1024 * 1024
@@ -75,23 +85,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     routerOptions: { ignoreTrailingSlash: true },
   })
   app.setValidatorCompiler(typeboxValidatorCompiler)
+  // First, so its request span covers every hook and route.
+  if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const sessions =
-    deps.sessionStore ??
-    new SqliteSessionStore(path.join(config.dataDir, 'bff-sessions.db'), {
-      idleMs: config.sessionIdleTimeoutMs,
-      absoluteMs: config.sessionAbsoluteTimeoutMs,
-    })
-  const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs)
+  const { sessions, menus: menuStore, attempts } = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore }, app.log)
+  const metrics = new BffMetrics(sessions)
+  const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs, metrics.observeUpstream)
   const auth = new AuthService(upstream, sessions, deps.now)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
-  const menuStore = deps.menuStore ?? new SqliteMenuStore(path.join(config.dataDir, 'bff-menus.db'))
   const menus = new MenuService(menuStore, defaultMenu)
   const screens = new ScreenService(menuStore, shippedScreens)
+  const throttle = new SignInThrottle(attempts, config.signInThrottle)
 
   app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
 
+  app.addHook('onRequest', hostCheck({ production: config.production, brands, allowedHosts: config.allowedHosts }))
   app.addHook('onRequest', async (request, reply) => {
     request.brand = brands.resolve(request.host)
     reply.header('x-request-id', request.id)
@@ -109,7 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   })
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err.validation) return sendError(reply, 400, `${MESSAGES.invalidBody} ${err.message}`)
+    if (err.validation) return sendError(reply, 400, `${MESSAGES.invalidBody.replace(/\.$/, '')}: ${err.message}.`)
     if (err instanceof UpstreamError) {
       request.log.warn({ event: 'upstream_error', status: err.statusCode }, err.message)
       return sendError(reply, err.statusCode, err.message)
@@ -123,10 +132,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     return sendError(reply, 500, MESSAGES.internal)
   })
 
+  await app.register(underPressure, overloadOptions(config.overload, app.log))
+  await app.register(metricsPlugin, { metrics, access: { token: config.metricsToken, production: config.production } })
+  await securityHeaders(app, { production: config.production })
   await app.register(fastifyCookie)
   await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })
-  await app.register(authRoutes, { gate, auth, store: sessions })
+  await app.register(authRoutes, { gate, auth, store: sessions, throttle })
+  await app.register(passwordRoutes, { gate, store: sessions, upstream })
+  await app.register(adminSessionRoutes, { gate, store: sessions })
   await app.register(manifestRoutes, {
     gate,
     menus,
@@ -152,12 +166,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     comparadorUrl: config.comparadorUrl,
   })
   await app.register(adminScreenRoutes, { gate, screens, store: menuStore, routes })
-  await app.register(apiProxy, { upstream, gate })
+  await app.register(apiProxy, { upstream, gate, bodyLimit: config.apiBodyLimitBytes })
   await app.register(clientAssets, { clientDist: config.clientDist })
 
   app.addHook('onClose', async () => {
     menus.close()
     screens.close()
+    await attempts.close()
     await sessions.close()
     await menuStore.close()
     await upstream.close().catch(() => undefined)

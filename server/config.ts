@@ -20,6 +20,12 @@ const EnvSchema = Type.Object({
   COMPARADOR_URL: Type.String({ pattern: '^https://[^\\s]+$', default: 'https://comparador.energiaverde.es' }),
   SESSION_IDLE_TIMEOUT_S: Type.Integer({ minimum: 60, default: 1800 }),
   SESSION_ABSOLUTE_TIMEOUT_S: Type.Integer({ minimum: 300, default: 43200 }),
+  /** Failed sign-ins of one account, and from one address, within the window before sign-in is refused. */
+  SIGNIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
+  SIGNIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, maximum: 100000, default: 20 }),
+  SIGNIN_THROTTLE_WINDOW_S: Type.Integer({ minimum: 10, maximum: 86400, default: 900 }),
+  /** Largest request body forwarded to /api/* (uploads), in megabytes. */
+  API_BODY_LIMIT_MB: Type.Integer({ minimum: 1, maximum: 2048, default: 100 }),
   /** Honour X-Forwarded-Host/-Proto from a TLS-terminating proxy. */
   TRUST_PROXY: Type.Boolean({ default: false }),
   /** Extra host names served in production besides portal.<Domain> of each brand (comma separated). */
@@ -29,6 +35,17 @@ const EnvSchema = Type.Object({
   CLIENT_DIST: Type.String({ default: './dist/client' }),
   /** Where the brand folders live. */
   BRANDS_DIR: Type.String({ default: './brands' }),
+  /** Shared Redis for sessions and menus (replicas behind a load balancer); unset keeps them in SQLite under DATA_DIR. */
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://[^\\s]+$' })),
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, production serves it to loopback only. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^\\S+$' })),
+  /** Overload: requests get 503 when the event loop lags, or memory runs, above these (0 = not checked). */
+  MAX_EVENT_LOOP_DELAY_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 1000 }),
+  /** Unset: 90 % of V8's heap limit. */
+  MAX_HEAP_USED_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 1048576 })),
+  MAX_RSS_MB: Type.Integer({ minimum: 0, maximum: 1048576, default: 0 }),
+  /** OTLP/HTTP collector base URL; set, traces go to <url>/v1/traces. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
 })
 
 export type Env = Type.Static<typeof EnvSchema>
@@ -46,15 +63,34 @@ export interface Config {
   comparadorUrl: string
   sessionIdleTimeoutMs: number
   sessionAbsoluteTimeoutMs: number
+  signInThrottle: { maxPerAccount: number; maxPerIp: number; windowMs: number }
+  apiBodyLimitBytes: number
   trustProxy: boolean
   allowedHosts: string[]
   buildId: string | undefined
   clientDist: string
   brandsDir: string
+  redisUrl: string | undefined
+  metricsToken: string | undefined
+  overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number | undefined; maxRssBytes: number }
+  otelEndpoint: string | undefined
 }
 
 const validator = Compile(EnvSchema)
-const numeric = new Set(['PORT', 'UPSTREAM_TIMEOUT_MS', 'REFERENCE_API_PORT', 'SESSION_IDLE_TIMEOUT_S', 'SESSION_ABSOLUTE_TIMEOUT_S'])
+const numeric = new Set([
+  'PORT',
+  'UPSTREAM_TIMEOUT_MS',
+  'REFERENCE_API_PORT',
+  'SESSION_IDLE_TIMEOUT_S',
+  'SESSION_ABSOLUTE_TIMEOUT_S',
+  'SIGNIN_MAX_FAILURES_PER_ACCOUNT',
+  'SIGNIN_MAX_FAILURES_PER_IP',
+  'SIGNIN_THROTTLE_WINDOW_S',
+  'API_BODY_LIMIT_MB',
+  'MAX_EVENT_LOOP_DELAY_MS',
+  'MAX_HEAP_USED_MB',
+  'MAX_RSS_MB',
+])
 const booleans = new Set(['TRUST_PROXY'])
 
 export class ConfigError extends Error {}
@@ -90,11 +126,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     comparadorUrl: e.COMPARADOR_URL.replace(/\/+$/, ''),
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_S * 1000,
     sessionAbsoluteTimeoutMs: e.SESSION_ABSOLUTE_TIMEOUT_S * 1000,
+    signInThrottle: { maxPerAccount: e.SIGNIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: e.SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.SIGNIN_THROTTLE_WINDOW_S * 1000 },
+    apiBodyLimitBytes: e.API_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: e.TRUST_PROXY,
     allowedHosts: e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
     buildId: e.BUILD_ID,
     clientDist: path.resolve(e.CLIENT_DIST),
     brandsDir: path.resolve(e.BRANDS_DIR),
+    redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
+    overload: {
+      maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapUsedBytes: e.MAX_HEAP_USED_MB === undefined ? undefined : e.MAX_HEAP_USED_MB * 1024 * 1024,
+      maxRssBytes: e.MAX_RSS_MB * 1024 * 1024,
+    },
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
   }
 }
 
@@ -105,6 +151,7 @@ function expectation(name: string): string {
   if (Array.isArray(schema.anyOf)) return `debe ser uno de: ${(schema.anyOf as { const: string }[]).map((s) => s.const).join(', ')}`
   if (schema.type === 'integer') return `debe ser un número entero entre ${schema.minimum ?? '-∞'} y ${schema.maximum ?? '∞'}`
   if (schema.type === 'boolean') return 'debe ser true o false'
+  if (typeof schema.minLength === 'number' && schema.minLength > 1) return `debe tener al menos ${schema.minLength} caracteres${schema.pattern === '^\\S+$' ? ', sin espacios' : ''}`
   if (schema.pattern) return `formato no válido (se espera ${schema.pattern})`
   return 'valor no válido'
 }

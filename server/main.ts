@@ -1,5 +1,6 @@
 import { buildApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
+import { startTracing } from './ops/tracing'
 import { buildReferenceApi } from './reference-api/app'
 import { loadReferenceApiConfig } from './reference-api/config'
 
@@ -16,13 +17,16 @@ async function main() {
     throw err
   }
 
+  // Before anything else, so the first requests are traced; unset, the SDK is not even loaded.
+  const tracing = config.otelEndpoint ? await startTracing(config.otelEndpoint) : undefined
+
   let embedded: Awaited<ReturnType<typeof buildReferenceApi>> | undefined
   if (!config.upstreamUrl) {
     embedded = await buildReferenceApi(loadReferenceApiConfig({ ...process.env, DATA_DIR: config.dataDir }))
     config = { ...config, upstreamUrl: await embedded.app.listen({ host: '127.0.0.1', port: config.referenceApiPort }) }
   }
 
-  const app = await buildApp(config)
+  const app = await buildApp(config, { tracing })
   await app.listen({ host: config.host, port: config.port })
   app.log.info({ event: 'started', upstream: embedded ? 'embedded reference API' : config.upstreamUrl }, `Portal listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`)
 
@@ -39,8 +43,13 @@ async function main() {
     app
       .close()
       .then(() => embedded?.app.close())
+      // An unreachable collector loses the last spans, it does not fail the shutdown.
+      .then(() => tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'could not send the last spans')))
       .then(
-        () => process.exit(0),
+        () => {
+          app.log.info({ event: 'stopped' }, 'closed: requests finished, stores and upstream closed')
+          process.exit(0)
+        },
         (err) => {
           app.log.error({ err }, 'error while closing')
           process.exit(1)

@@ -1,24 +1,51 @@
 import type { FastifySchemaCompiler } from 'fastify'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
+import { Locale } from 'typebox/system'
+
+interface SchemaError {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+}
 
 /**
- * Fastify validates route bodies and query strings with TypeBox's compiler, so schemas from
- * `schemas/` are the one source of truth. Query strings are converted (strings → numbers,
- * booleans) before the check, as HTTP gives only strings.
+ * A failed check as one Spanish sentence naming the field: what is missing or extra first,
+ * then TypeBox's own Spanish wording for the rest (called directly, not set globally, so other
+ * code in the process keeps its language).
+ */
+export function describeSchemaError(errors: SchemaError[], part: string): string {
+  const field = (path: string) => (path ? path.replace(/^\//, '').replace(/\//g, '.') : part)
+  const required = errors.find((e) => e.keyword === 'required')
+  if (required) {
+    const missing = (required.params.requiredProperties as string[] | undefined) ?? []
+    const base = required.instancePath ? `${field(required.instancePath)}.` : ''
+    return `falta ${missing.map((m) => `«${base}${m}»`).join(', ')}`
+  }
+  const extra = errors.find((e) => e.keyword === 'additionalProperties')
+  if (extra) {
+    const names = (extra.params.additionalProperties as string[] | undefined) ?? []
+    return `sobra ${names.map((n) => `«${n}»`).join(', ')}`
+  }
+  const first = errors.find((e) => e.keyword !== 'boolean' && e.keyword !== 'anyOf') ?? errors[0]
+  if (!first) return `${part}: valor no válido`
+  return `«${field(first.instancePath)}» ${Locale.es_ES(first as never)}`
+}
+
+/**
+ * Fastify validates route bodies, query strings and params with TypeBox's compiler, so schemas
+ * from `schemas/` are the one source of truth. Query strings and params are converted
+ * (strings → numbers, booleans) before the check, as HTTP gives only strings.
  */
 export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
   const validator = Compile(schema)
   const convert = httpPart === 'querystring' || httpPart === 'params' || httpPart === 'headers'
+  const part = httpPart === 'body' ? 'cuerpo' : httpPart === 'querystring' ? 'consulta' : httpPart === 'params' ? 'ruta' : (httpPart ?? 'petición')
   return (data: unknown) => {
     const value = convert ? validator.Convert(data) : data
     if (validator.Check(value)) return { value }
-    const first = validator.Errors(value)[0]
-    const where = first?.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : httpPart
-    const error = Object.assign(new Error(`${where}: ${first?.message ?? 'valor no válido'}`), {
-      validation: validator.Errors(value),
-      statusCode: 400,
-    })
+    const errors = validator.Errors(value) as unknown as SchemaError[]
+    const error = Object.assign(new Error(describeSchemaError(errors, part)), { validation: errors, statusCode: 400 })
     return { error }
   }
 }

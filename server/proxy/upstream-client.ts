@@ -28,6 +28,24 @@ export interface UpstreamAnswer<T = unknown> {
   body: T
 }
 
+/** Who made an upstream call: the BFF itself (sign-in, session, refresh, health) or the `/api/*` proxy. */
+export type UpstreamVia = 'bff' | 'proxy'
+
+/** The upstream's status class, or `timeout` / `error` when no usable answer came. */
+export type UpstreamOutcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'timeout' | 'error'
+
+/** Told about every finished upstream call (metrics); must not throw. */
+export type UpstreamObserver = (via: UpstreamVia, outcome: UpstreamOutcome, seconds: number) => void
+
+export function outcomeOfStatus(status: number): UpstreamOutcome {
+  return `${Math.min(5, Math.max(1, Math.floor(status / 100)))}xx` as UpstreamOutcome
+}
+
+/** The outcome of a failed call, by the status the BFF answers for it. */
+export function outcomeOfError(err: UpstreamError): UpstreamOutcome {
+  return err.statusCode === 504 ? 'timeout' : 'error'
+}
+
 /**
  * The one connection pool to the upstream API. The proxy and the BFF's own calls (sign-in,
  * session, refresh) share it, so keep-alive connections are reused by both.
@@ -38,6 +56,7 @@ export class UpstreamClient {
   constructor(
     readonly baseUrl: string,
     readonly timeoutMs: number,
+    readonly observer?: UpstreamObserver,
   ) {
     this.pool = new Pool(baseUrl, {
       connections: 256,
@@ -62,6 +81,7 @@ export class UpstreamClient {
       payload = JSON.stringify(call.body)
       headers['content-type'] = 'application/json'
     }
+    const started = performance.now()
     try {
       const res = await this.pool.request({
         method: call.method,
@@ -79,9 +99,12 @@ export class UpstreamClient {
           throw new UpstreamError(502, 'El servicio ha devuelto una respuesta no válida.')
         }
       }
+      this.observer?.('bff', outcomeOfStatus(res.statusCode), (performance.now() - started) / 1000)
       return { status: res.statusCode, body: body as T }
     } catch (err) {
-      throw toUpstreamError(err)
+      const mapped = toUpstreamError(err)
+      this.observer?.('bff', outcomeOfError(mapped), (performance.now() - started) / 1000)
+      throw mapped
     }
   }
 

@@ -1,26 +1,36 @@
 import type { FastifyInstance } from 'fastify'
 import { LoginBody } from '../../schemas/auth'
 import { MESSAGES, sendError } from '../lib/errors'
+import { throttleMessage, type SignInThrottle } from '../security/sign-in-throttle'
 import { BadCredentialsError, type AuthService } from './auth-service'
 import type { SessionGate } from './session-gate'
 import type { SessionStore } from './session-store'
 
 /** Sign-in, sign-out, session and refresh, as the BFF offers them to the browser. */
-export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate; auth: AuthService; store: SessionStore }) {
-  const { gate, auth, store } = opts
+export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate; auth: AuthService; store: SessionStore; throttle: SignInThrottle }) {
+  const { gate, auth, store, throttle } = opts
 
   app.post<{ Body: LoginBody }>('/bff/auth/login', { schema: { body: LoginBody } }, async (request, reply) => {
     const previous = request.cookies[gate.cookieName]
+    const username = request.body.username.trim()
+    const wait = await throttle.refusal(request.ip, username)
+    if (wait !== null) {
+      request.log.warn({ event: 'login_throttled', retryAfterS: wait }, 'sign-in refused: too many failures')
+      reply.header('retry-after', String(wait))
+      return sendError(reply, 429, throttleMessage(wait))
+    }
     let session
     try {
-      session = await auth.login(request.body.username.trim(), request.body.password, gate.context(request))
+      session = await auth.login(username, request.body.password, gate.context(request))
     } catch (err) {
       if (err instanceof BadCredentialsError) {
+        await throttle.failed(request.ip, username)
         request.log.info({ event: 'login_failed' }, 'sign-in refused')
         return sendError(reply, 401, MESSAGES.badCredentials)
       }
       throw err
     }
+    await throttle.succeeded(username)
     // A new id on every sign-in; the browser's old session, if any, ends here.
     if (previous) await store.delete(previous)
     gate.setCookie(reply, request, session.id)

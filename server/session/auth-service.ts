@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose'
 import { SessionUser } from '../../schemas/session-user'
 import { TokenPair } from '../../schemas/auth'
 import { Compile } from 'typebox/compile'
+import { HttpError } from '../lib/errors'
 import { UpstreamError, type UpstreamClient } from '../proxy/upstream-client'
 import type { Session, SessionStore } from './session-store'
 
@@ -50,7 +51,8 @@ export class AuthService {
       requestId: ctx.requestId,
     })
     if (answer.status === 400 || answer.status === 401 || answer.status === 403) throw new BadCredentialsError()
-    if (answer.status === 429) throw new UpstreamError(502, 'Demasiados intentos. Espera unos minutos.')
+    // The upstream throttles too: its refusal is passed on as such, not as a gateway failure.
+    if (answer.status === 429) throw new HttpError(429, 'Demasiados intentos de acceso. Espera unos minutos.')
     const pair = this.tokenPair(answer)
     const user = await this.fetchUser(pair.token, ctx)
     if (!user) throw new UpstreamError(502, 'No se ha podido obtener la sesión del usuario.')

@@ -37,6 +37,8 @@ export interface SessionStore {
   delete(id: string): Promise<void>
   /** Ends every session of a user, except `exceptId` when given; returns how many ended. */
   deleteByUser(userId: number, exceptId?: string): Promise<number>
+  /** Ends every session of the user with this e-mail (any case): a password recovered by e-mail. */
+  deleteByEmail(email: string): Promise<number>
   countActive(): Promise<number>
   ping(): Promise<void>
   close(): Promise<void>

@@ -61,6 +61,7 @@ export class SqliteSessionStore implements SessionStore {
       touch: this.db.prepare('UPDATE sessions SET last_seen_at = ? WHERE key = ?'),
       delete: this.db.prepare('DELETE FROM sessions WHERE key = ?'),
       deleteByUser: this.db.prepare('DELETE FROM sessions WHERE user_id = ? AND key <> ?'),
+      deleteByEmail: this.db.prepare("DELETE FROM sessions WHERE lower(json_extract(user_json, '$.Email')) = lower(?)"),
       count: this.db.prepare<[number, number], { n: number }>(
         'SELECT COUNT(*) AS n FROM sessions WHERE last_seen_at > ? AND created_at > ?',
       ),
@@ -127,6 +128,10 @@ export class SqliteSessionStore implements SessionStore {
 
   async deleteByUser(userId: number, exceptId?: string): Promise<number> {
     return this.statements.deleteByUser.run(userId, exceptId ? sessionKey(exceptId) : '').changes
+  }
+
+  async deleteByEmail(email: string): Promise<number> {
+    return this.statements.deleteByEmail.run(email.trim()).changes
   }
 
   async countActive(): Promise<number> {

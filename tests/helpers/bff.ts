@@ -5,9 +5,13 @@ import path from 'node:path'
 import { Writable } from 'node:stream'
 import { buildApp, type AppDeps } from '../../server/app'
 import { loadConfig } from '../../server/config'
+import request from 'supertest'
+import { startFakeUpstream, type FakeUpstream } from './fake-upstream'
 
 export const ADMIN = { username: 'admin@portal.test', password: 'Portal-Admin-2026!' }
 export const AGENTE = { username: 'agente@portal.test', password: 'Portal-Agente-2026!' }
+/** The one user of the fake upstream (tests/helpers/fake-upstream.ts). */
+export const FAKE_USER = { username: 'prueba@portal.test', password: 'correcta' }
 
 /** Log lines the app wrote, parsed. */
 export class LogCapture extends Writable {
@@ -58,4 +62,28 @@ export function sessionCookie(setCookie: string[] | string | undefined): string 
   const found = list.find((c) => /portal_session=/.test(c))
   if (!found) throw new Error(`no session cookie in ${JSON.stringify(list)}`)
   return found.split(';')[0]!
+}
+
+export interface SignedInBff {
+  upstream: FakeUpstream
+  bff: TestBff
+  /** The session cookie pair of one signed-in user of the fake upstream. */
+  cookie: string
+  close(): Promise<void>
+}
+
+/** A BFF in front of a fresh fake upstream, with one user signed in through it. */
+export async function signedInBffOverFake(env: Record<string, string> = {}): Promise<SignedInBff> {
+  const upstream = await startFakeUpstream()
+  const bff = await buildTestBff(upstream.url, env)
+  const res = await request(bff.app.server).post('/bff/auth/login').set('X-CSRF', '1').send(FAKE_USER).expect(200)
+  return {
+    upstream,
+    bff,
+    cookie: sessionCookie(res.headers['set-cookie']),
+    close: async () => {
+      await bff.close()
+      await upstream.close()
+    },
+  }
 }

@@ -1,21 +1,19 @@
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
-import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
+import { signedInBffOverFake, type SignedInBff } from '../helpers/bff'
+import type { FakeUpstream } from '../helpers/fake-upstream'
 
+let env: SignedInBff
 let upstream: FakeUpstream
-let bff: TestBff
+let bff: SignedInBff['bff']
 let cookie: string
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream()
-  bff = await buildTestBff(upstream.url)
-  const res = await request(bff.app.server).post('/bff/auth/login').set('X-CSRF', '1').send({ username: 'prueba@portal.test', password: 'correcta' }).expect(200)
-  cookie = sessionCookie(res.headers['set-cookie'])
+  env = await signedInBffOverFake()
+  ;({ upstream, bff, cookie } = env)
 })
 afterAll(async () => {
-  await bff?.close()
-  await upstream?.close()
+  await env?.close()
 })
 beforeEach(() => {
   upstream.requests.length = 0

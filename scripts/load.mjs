@@ -1,0 +1,189 @@
+// Load and soak runs against /api/* through the BFF, with real sessions.
+//
+//   npm run load   20 s as fast as 20 connections go: throughput, p50/p99 latency, errors.
+//   npm run soak   5 minutes at a steady 100 requests/s; memory sampled from /metrics every
+//                  10 s and reported each minute; fails on any error, or when memory after
+//                  the first (warm-up) minute grows more than 10 %.
+//
+// Without LOAD_URL it starts a portal of its own (embedded reference API, temporary data
+// folder) and stops it at the end. Knobs: LOAD_URL, LOAD_DURATION_S, LOAD_CONNECTIONS,
+// LOAD_RATE (requests/s for the soak), METRICS_TOKEN (when the target's /metrics needs it).
+import autocannon from 'autocannon'
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const soak = process.argv.includes('--soak')
+const durationS = Number(process.env.LOAD_DURATION_S ?? (soak ? 300 : 20))
+const connections = Number(process.env.LOAD_CONNECTIONS ?? (soak ? 10 : 20))
+const rate = soak ? Number(process.env.LOAD_RATE ?? 100) : undefined
+const WARM_UP_S = 60
+const SAMPLE_EVERY_S = 10
+const MAX_GROWTH = 0.1
+
+const USERS = [
+  { username: 'admin@portal.test', password: 'Portal-Admin-2026!' },
+  { username: 'agente@portal.test', password: 'Portal-Agente-2026!' },
+]
+/** Sessions signed in: each user twice, so connections share no single session. */
+const SESSIONS = 4
+
+/** What a back-office user's screens ask for: list pages, filters, the dashboard, the manifest. */
+const REQUESTS = [
+  '/api/contract?pageIndex=0&pageSize=10',
+  '/api/contract?pageIndex=3&pageSize=25&sortColumn=FechaAlta&sortOrder=desc',
+  '/api/contract?pageIndex=0&pageSize=10&filterColumns[0]=Estado&filterQueries[0]=activo',
+  '/api/facturas?pageIndex=0&pageSize=10',
+  '/api/facturas?pageIndex=2&pageSize=25',
+  '/api/utility/dashboard/resumen',
+  '/bff/manifest',
+].map((p) => ({ method: 'GET', path: p }))
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A portal of our own: the embedded reference API over a fresh data folder. */
+async function startPortal() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-load-'))
+  const port = await freePort()
+  let stderr = ''
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CLIENT_DIST: path.join(dataDir, 'no-client'), LOG_LEVEL: 'info', UPSTREAM_URL: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 120_000
+  process.stdout.write('starting a portal with the embedded reference API (the first start seeds its data) ')
+  while (!(await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the portal did not start:\n${stderr}`)
+    process.stdout.write('.')
+    await sleep(500)
+  }
+  process.stdout.write(' ready\n')
+  return {
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM')
+      const code = await exited
+      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (code !== 0) throw new Error(`the portal exited with ${code} on SIGTERM:\n${stderr}`)
+    },
+  }
+}
+
+async function signIn(url, user) {
+  const res = await fetch(`${url}/bff/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf': '1' }, body: JSON.stringify(user) })
+  if (res.status !== 200) throw new Error(`sign-in of ${user.username} answered ${res.status}: ${await res.text()}`)
+  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+}
+
+/** The BFF's resident and heap memory, from its /metrics. */
+async function memory(url) {
+  const headers = process.env.METRICS_TOKEN ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` } : {}
+  const res = await fetch(`${url}/metrics`, { headers })
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`)
+  const text = await res.text()
+  const value = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+  return { rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes') }
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+
+async function main() {
+  const own = process.env.LOAD_URL ? null : await startPortal()
+  const url = (process.env.LOAD_URL ?? own.url).replace(/\/+$/, '')
+  let failed = false
+  try {
+    const cookies = []
+    for (let i = 0; i < SESSIONS; i++) cookies.push(await signIn(url, USERS[i % USERS.length]))
+
+    // Memory samples every 10 s while the load runs (soak only).
+    const samples = []
+    let sampler
+    if (soak) {
+      const startedAt = Date.now()
+      sampler = setInterval(() => {
+        memory(url).then(
+          (m) => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...m }),
+          (err) => console.error(`memory sample failed: ${err.message}`),
+        )
+      }, SAMPLE_EVERY_S * 1000)
+    }
+
+    console.log(`${soak ? 'soak' : 'load'}: ${url}, ${connections} connections, ${durationS} s${rate ? `, ${rate} requests/s` : ''}, ${SESSIONS} sessions, ${REQUESTS.length} kinds of GET`)
+    let next = 0
+    const result = await autocannon({
+      url,
+      connections,
+      duration: durationS,
+      overallRate: rate,
+      requests: REQUESTS,
+      headers: { accept: 'application/json' },
+      // Each connection its own copy of the requests, with one session's cookie.
+      setupClient: (client) => {
+        const cookie = cookies[next++ % cookies.length]
+        client.setRequests(REQUESTS.map((r) => ({ ...r, headers: { accept: 'application/json', cookie } })))
+      },
+    })
+    clearInterval(sampler)
+
+    const errors = result.errors + result.timeouts
+    console.log('')
+    console.log(`requests     ${result.requests.total} in ${result.duration} s`)
+    console.log(`throughput   ${result.requests.average.toFixed(0)} requests/s (mean), ${(result.throughput.average / 1024).toFixed(0)} KiB/s`)
+    console.log(`latency      p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`)
+    console.log(`non-2xx      ${result.non2xx}`)
+    console.log(`statuses     ${Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ')}`)
+    console.log(`errors       ${result.errors} (timeouts ${result.timeouts})`)
+    if (errors > 0 || result.non2xx > 0) failed = soak
+
+    if (soak) {
+      console.log('')
+      console.log('minute   rss (mean)   heap used (mean)')
+      for (let minute = 1; minute * 60 <= durationS; minute++) {
+        const inMinute = samples.filter((s) => s.atS > (minute - 1) * 60 && s.atS <= minute * 60)
+        if (inMinute.length === 0) continue
+        console.log(`${String(minute).padStart(6)}   ${mb(mean(inMinute.map((s) => s.rss))).padStart(10)}   ${mb(mean(inMinute.map((s) => s.heap))).padStart(16)}`)
+      }
+      // Warm-up: the first minute fills caches and pools; growth counts from its end.
+      const first = samples.filter((s) => s.atS > WARM_UP_S && s.atS <= WARM_UP_S + 60)
+      const last = samples.filter((s) => s.atS > durationS - 60)
+      if (first.length === 0 || last.length === 0) {
+        console.log('too short to judge memory growth (needs more than two minutes)')
+      } else {
+        for (const key of ['rss', 'heap']) {
+          const growth = mean(last.map((s) => s[key])) / mean(first.map((s) => s[key])) - 1
+          const ok = growth <= MAX_GROWTH
+          console.log(`${key === 'rss' ? 'rss ' : 'heap'} growth after warm-up: ${(growth * 100).toFixed(1)} % (limit ${MAX_GROWTH * 100} %) ${ok ? 'ok' : 'TOO MUCH'}`)
+          if (!ok) failed = true
+        }
+      }
+      if (errors > 0 || result.non2xx > 0) console.log('soak failed: some requests did not succeed')
+    }
+  } finally {
+    await own?.stop()
+  }
+  if (failed) process.exit(1)
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err)
+  process.exit(1)
+})

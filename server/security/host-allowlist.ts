@@ -1,0 +1,47 @@
+import type { onRequestAsyncHookHandler } from 'fastify'
+import type { BrandRegistry } from '../brand/brand-registry'
+import { sendError } from '../lib/errors'
+
+export interface HostPolicy {
+  production: boolean
+  brands: BrandRegistry
+  /** ALLOWED_HOSTS: further names served in production (host names, no port). */
+  allowedHosts: string[]
+}
+
+/** Paths answered on any host: orchestrators probe and Prometheus scrapes by IP or service name (/metrics has its own access check). */
+const ANY_HOST_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+
+/** A host name without port or trailing dot, lower case; IPv6 literals keep their brackets. */
+export function hostName(host: string | undefined): string {
+  const h = (host ?? '').trim().toLowerCase()
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1)
+  return h.replace(/:\d+$/, '').replace(/\.$/, '')
+}
+
+const isIp = (name: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith('[')
+
+/**
+ * The host names this portal answers: in production `portal.<Domain>` of each brand plus
+ * ALLOWED_HOSTS; outside production also localhost, `*.localhost` (the brands' e2e hosts) and
+ * IP literals. Anything else would let a foreign name (DNS rebinding, a cache keyed on Host,
+ * links built from Host) reach the portal.
+ */
+export function hostAllowed(host: string | undefined, policy: HostPolicy): boolean {
+  const name = hostName(host)
+  if (!name) return false
+  const named = new Set([...policy.brands.all.map((b) => `portal.${b.Domain.toLowerCase()}`), ...policy.allowedHosts.map(hostName)])
+  if (named.has(name)) return true
+  if (policy.production) return false
+  return name === 'localhost' || name.endsWith('.localhost') || isIp(name)
+}
+
+/** An onRequest hook refusing other host names with 421 Misdirected Request, before anything else runs. */
+export function hostCheck(policy: HostPolicy): onRequestAsyncHookHandler {
+  return async (request, reply) => {
+    if (ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return
+    if (hostAllowed(request.host, policy)) return
+    request.log.warn({ event: 'host_refused', host: String(request.host).slice(0, 100) }, 'request for a host this portal does not serve')
+    return sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
+  }
+}

@@ -1,0 +1,20 @@
+import Type from 'typebox'
+import type { FastifyInstance } from 'fastify'
+import type { SessionGate } from './session-gate'
+import type { SessionStore } from './session-store'
+import { requirePermission } from './require-permission'
+
+const UserParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
+type UserParams = Type.Static<typeof UserParams>
+
+/** `DELETE /bff/admin/users/:id/sessions` (GESTORACCESS): signs a user out everywhere, at once. */
+export async function adminSessionRoutes(app: FastifyInstance, opts: { gate: SessionGate; store: SessionStore }) {
+  const guard = requirePermission(opts.gate, 'GESTORACCESS')
+  app.delete<{ Params: UserParams }>('/bff/admin/users/:id/sessions', { preHandler: guard, schema: { params: UserParams } }, async (request) => {
+    const admin = request.sessionMemo!
+    // The admin's own session in this browser survives: ending it would sign them out mid-task.
+    const ended = await opts.store.deleteByUser(request.params.id, admin.userId === request.params.id ? admin.id : undefined)
+    request.log.info({ event: 'sessions_ended_by_admin', userId: request.params.id, adminId: admin.userId, sessionsEnded: ended }, 'an admin ended a user’s sessions')
+    return { ended }
+  })
+}
