@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import { validCups, validDni } from './ids'
 import { pdfText } from '../helpers/pdf-text'
-import { acceptConfirmation, ADMIN, chooseOption, expectAccessible, numberField, signIn, textField, typeNumber } from './support'
+import { acceptConfirmation, ADMIN, chooseOption, clearFaults, expectAccessible, injectFault, numberField, signIn, textField, typeNumber } from './support'
 
 const wizard = (page: Page) => page.getByRole('form', { name: 'Alta de contrato' })
 const next = (page: Page) => wizard(page).getByRole('button', { name: 'Siguiente' }).click()
@@ -12,12 +12,8 @@ const toast = (page: Page) => page.locator('.p-toast')
  * Asks the reference API (through the BFF, as the signed-in user) to fail a call. A GET is
  * retried once by the client (spec §9), so by default it fails twice.
  */
-async function injectFault(page: Page, method: string, path: string, status = 500, times = method === 'GET' ? 2 : 1) {
-  const res = await page.request.post('/api/__test/faults', { headers: { 'X-CSRF': '1' }, data: { Method: method, Path: path, Status: status, Times: times } })
-  expect(res.status()).toBe(201)
-}
-async function clearFaults(page: Page) {
-  await page.request.delete('/api/__test/faults', { headers: { 'X-CSRF': '1' } })
+function failCall(page: Page, method: string, path: string, status = 500, times = method === 'GET' ? 2 : 1) {
+  return injectFault(page, { Method: method, Path: path, Status: status, Times: times })
 }
 
 async function fillHolder(page: Page, nif: string) {
@@ -66,7 +62,6 @@ async function createContract(page: Page): Promise<string> {
 test.describe('contracts', () => {
   test.beforeEach(async ({ page }) => {
     await signIn(page, ADMIN)
-    await clearFaults(page)
   })
 
   test('sign-up: wrong NIF, CUPS and IBAN show their errors, corrected the contract is created; the draft survives a reload', async ({ page }) => {
@@ -229,7 +224,6 @@ test.describe('contracts', () => {
 test.describe('injected failures show their spec message and lose nothing', () => {
   test.beforeEach(async ({ page }) => {
     await signIn(page, ADMIN)
-    await clearFaults(page)
   })
   test.afterEach(async ({ page }) => {
     await clearFaults(page)
@@ -240,7 +234,7 @@ test.describe('injected failures show their spec message and lose nothing', () =
     const code = list.Items[0].CodigoContrato as string
 
     // the contract's data (the route check and the detail both fail)
-    await injectFault(page, 'GET', '/api/contract/id')
+    await failCall(page, 'GET', '/api/contract/id')
     await page.goto(`/soluciones/contratos/${code}`)
     await expect(toast(page)).toContainText('No se han podido obtener los datos del contrato.')
     await clearFaults(page)
@@ -248,12 +242,12 @@ test.describe('injected failures show their spec message and lose nothing', () =
     await expect(page.locator('.screen-detail').first()).toContainText(code)
 
     // penalty data
-    await injectFault(page, 'GET', '/api/contract/penalizacion')
+    await failCall(page, 'GET', '/api/contract/penalizacion')
     await page.getByRole('tab', { name: 'Penalización' }).click()
     await expect(toast(page)).toContainText('No se pudieron obtener los datos de penalización.')
 
     // electronic signature
-    await injectFault(page, 'PUT', '/api/contract/update/situacion-firma')
+    await failCall(page, 'PUT', '/api/contract/update/situacion-firma')
     await page.getByRole('button', { name: 'Enviar a firma electrónica' }).click()
     await acceptConfirmation(page)
     await expect(toast(page)).toContainText('No se han podido enviar a firma electrónica.')
@@ -263,7 +257,7 @@ test.describe('injected failures show their spec message and lose nothing', () =
     const signed = await (await page.request.get('/api/contract?pageSize=1&filterColumns[0]=Estado&filterQueries[0]=firmado')).json()
     const signedCode = signed.Items[0].CodigoContrato as string
     await page.goto(`/soluciones/contratos/${signedCode}`)
-    await injectFault(page, 'PUT', '/api/contract/update/situacion')
+    await failCall(page, 'PUT', '/api/contract/update/situacion')
     await page.getByRole('button', { name: 'Enviar a la distribuidora' }).click()
     await acceptConfirmation(page)
     await expect(toast(page)).toContainText('No se han podido cambiar la situacion del contrato.')
@@ -272,7 +266,7 @@ test.describe('injected failures show their spec message and lose nothing', () =
 
     // upload: the chosen files stay in the dialog
     await page.getByRole('tab', { name: 'Documentos' }).click()
-    await injectFault(page, 'POST', '/api/contract/insert-documents', 503)
+    await failCall(page, 'POST', '/api/contract/insert-documents', 503)
     await page.getByRole('button', { name: 'Subir documentos' }).click()
     const dialog = page.getByRole('dialog', { name: 'Subir documentos' })
     await dialog.locator('input[type="file"]').setInputFiles([{ name: 'factura.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\nx') }])
@@ -283,13 +277,13 @@ test.describe('injected failures show their spec message and lose nothing', () =
     await expect(page.locator('[data-table="documentos"] tbody tr')).toContainText(['factura.pdf'])
 
     // download
-    await injectFault(page, 'GET', '/api/contract/documento')
+    await failCall(page, 'GET', '/api/contract/documento')
     await page.locator('[data-table="documentos"] tbody tr').first().getByRole('button', { name: 'Descargar' }).click()
     await expect(toast(page)).toContainText('No se ha podido descargar el archivo.')
   })
 
   test('sign-up: a failed client lookup and a failed submit keep everything typed', async ({ page }) => {
-    await injectFault(page, 'GET', '/api/client')
+    await failCall(page, 'GET', '/api/client')
     await page.goto('/soluciones/contratos/alta')
     const nif = validDni()
     await fillHolder(page, nif)
@@ -318,7 +312,7 @@ test.describe('injected failures show their spec message and lose nothing', () =
     await textField(form, 'IBAN de domiciliación').fill('ES7921000813610123456789')
     await expect(form.locator('[data-field="Iban"]').getByText('Correcto')).toBeVisible()
     await next(page)
-    await injectFault(page, 'POST', '/api/contract/insert', 503)
+    await failCall(page, 'POST', '/api/contract/insert', 503)
     await form.getByRole('button', { name: 'Crear contrato' }).click()
     await expect(toast(page)).toContainText('Ha ocurrido un error en la solicitud.')
     await expect(page).toHaveURL(/\/soluciones\/contratos\/alta$/)

@@ -87,3 +87,33 @@ export async function typeNumber(input: Locator, text: string): Promise<void> {
   await input.press('Backspace')
   await input.pressSequentially(text)
 }
+
+export interface FaultRequest {
+  Method: string
+  Path: string
+  Status: number
+  Times?: number
+}
+
+/** The faults each page's test asked for, so it removes its own and never another test's. */
+const faultsOf = new WeakMap<Page, number[]>()
+
+/**
+ * Asks the reference API (through the BFF, as the signed-in user) to fail a call. Faults are
+ * shared by every test that runs at the same time, so each test removes only its own.
+ */
+export async function injectFault(page: Page, fault: FaultRequest): Promise<void> {
+  const res = await page.request.post('/api/__test/faults', { headers: { 'X-CSRF': '1' }, data: fault })
+  expect(res.status()).toBe(201)
+  const { Id } = (await res.json()) as { Id: number }
+  faultsOf.set(page, [...(faultsOf.get(page) ?? []), Id])
+}
+
+/** Removes the faults this page's test injected (those already used up answer 404). */
+export async function clearFaults(page: Page): Promise<void> {
+  for (const id of faultsOf.get(page) ?? []) {
+    const res = await page.request.delete(`/api/__test/faults/${id}`, { headers: { 'X-CSRF': '1' } })
+    expect([204, 404]).toContain(res.status())
+  }
+  faultsOf.delete(page)
+}

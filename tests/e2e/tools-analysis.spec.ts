@@ -1,24 +1,16 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import fs from 'node:fs'
-import { ADMIN, expectAccessible, signIn, textField, typeNumber } from './support'
+import { ADMIN, clearFaults, expectAccessible, injectFault, signIn, textField, typeNumber } from './support'
 
 /**
  * The analyst tools: Sips (one CUPS and a list), the energy price history, the comparison
  * pages and the province maps, over the reference API.
  */
 
-const CSRF = { 'X-CSRF': '1' }
 const CUPS_OK = 'ES0021000000000001RK'
 const CUPS_OK2 = 'ES0031405013365002YV0F'
 const CUPS_BAD = 'ES0021000000000001RC' // wrong check letters (should be RK)
 
-async function addFault(page: Page, fault: { Method: string; Path: string; Status: number; Times?: number }) {
-  const res = await page.request.post('/api/__test/faults', { headers: CSRF, data: fault })
-  expect(res.status()).toBe(201)
-}
-async function clearFaults(page: Page) {
-  await page.request.delete('/api/__test/faults', { headers: CSRF })
-}
 const toast = (page: Page) => page.locator('.p-toast')
 
 /** Pixels drawn on a canvas (a blank chart has none). */
@@ -124,13 +116,13 @@ test.describe('analyst tools', () => {
 
   test('Sips: failures show the spec messages', async ({ page }) => {
     // one CUPS (GETs are retried once: the fault answers twice)
-    await addFault(page, { Method: 'GET', Path: '/api/sips/info', Status: 500, Times: 2 })
+    await injectFault(page, { Method: 'GET', Path: '/api/sips/info', Status: 500, Times: 2 })
     await page.goto(`/utilidades/sips?cups=${CUPS_OK}`)
     await expect(toast(page)).toContainText('No se ha podido obtener información de este CUPS.')
     await expect(toast(page)).toContainText('Sips')
 
     // a list whose call fails
-    await addFault(page, { Method: 'POST', Path: '/api/sips/info/list', Status: 500, Times: 1 })
+    await injectFault(page, { Method: 'POST', Path: '/api/sips/info/list', Status: 500, Times: 1 })
     await page.goto(`/utilidades/sips?vista=lista&lista=${CUPS_OK},${CUPS_OK2}`)
     await expect(toast(page)).toContainText('No se ha podido obtener información de ningún CUPS.')
 
@@ -171,7 +163,7 @@ test.describe('analyst tools', () => {
     expect(isXlsx(file.bytes)).toBe(true)
 
     // the OMIE failure (retried once: twice)
-    await addFault(page, { Method: 'GET', Path: '/api/energia/historico-cierre/omie', Status: 500, Times: 2 })
+    await injectFault(page, { Method: 'GET', Path: '/api/energia/historico-cierre/omie', Status: 500, Times: 2 })
     await page.goto('/soluciones/comparador/historico?desde=2024-04-01&hasta=2024-04-30&tarifa=2&modalidad=con_impuestos&fee=5')
     await expect(toast(page)).toContainText('No se han podido obtener los datos de OMIE.')
     // the other two still draw, with the URL's tariff

@@ -1,22 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import fs from 'node:fs'
-import { ADMIN, acceptConfirmation, chooseOption, expectAccessible, numberField, signIn, textField, typeNumber } from './support'
+import { ADMIN, acceptConfirmation, chooseOption, clearFaults, expectAccessible, injectFault, numberField, signIn, textField, typeNumber } from './support'
 
 /**
  * The working tools over the reference API: the battery calculator, the file manager, the API
  * Test console, and the remaining explanatory pages.
  */
 
-const CSRF = { 'X-CSRF': '1' }
 
-async function addFault(page: Page, fault: { Method: string; Path: string; Status: number; Times?: number }) {
-  const res = await page.request.post('/api/__test/faults', { headers: CSRF, data: fault })
-  expect(res.status()).toBe(201)
-}
-async function clearFaults(page: Page) {
-  await page.request.delete('/api/__test/faults', { headers: CSRF })
-}
 
 /** Axe once the toasts are gone: a toast fading out is, for a moment, low-contrast text. */
 async function accessible(page: Page) {
@@ -108,7 +100,7 @@ test.describe('battery calculator', () => {
     await signIn(page, ADMIN)
     await page.goto('/productos/baterias')
     await fillWorkedExample(page)
-    await addFault(page, { Method: 'POST', Path: '/api/bateria/calculadora', Status: 500 })
+    await injectFault(page, { Method: 'POST', Path: '/api/bateria/calculadora', Status: 500 })
     try {
       await page.getByRole('button', { name: 'Calcular' }).click()
       await toast(page, 'No se han podido obtener la mejor bateria.')
@@ -215,7 +207,7 @@ test.describe('file manager', () => {
     expect(fs.readFileSync((await single.path())!).equals(fileB.body)).toBe(true)
 
     // A failed rename shows the spec's message and keeps the dialog open.
-    await addFault(page, { Method: 'PUT', Path: '/api/rename-folder', Status: 500 })
+    await injectFault(page, { Method: 'PUT', Path: '/api/rename-folder', Status: 500 })
     try {
       await page.getByRole('button', { name: `Renombrar ${folderName}` }).click()
       const renameDialog = page.getByRole('dialog', { name: `Renombrar «${folderName}»` })
@@ -246,7 +238,7 @@ test.describe('file manager', () => {
 
   test('a failure loading the folders shows the spec message', async ({ page }) => {
     await signIn(page, ADMIN)
-    await addFault(page, { Method: 'GET', Path: '/api/folders', Status: 500, Times: 2 })
+    await injectFault(page, { Method: 'GET', Path: '/api/folders', Status: 500, Times: 2 })
     try {
       await page.goto('/utilidades/site')
       await toast(page, 'No se han podido obtener los datos de carpetas')

@@ -105,6 +105,19 @@ describe('faults through HTTP', () => {
     expect((await admin.get<Fault[]>('/api/__test/faults')).body).toEqual([])
   })
 
+  it('DELETE /{Id} removes that fault only (204), then 404; a bad id is a 400', async () => {
+    const mine = await admin.post<Fault>('/api/__test/faults', { Method: 'GET', Path: '/api/utility/cnaes', Status: 500 })
+    const theirs = await admin.post<Fault>('/api/__test/faults', { Method: 'GET', Path: '/api/utility/provincias', Status: 500 })
+    expect((await admin.delete(`/api/__test/faults/${mine.body.Id}`)).status).toBe(204)
+    expect((await admin.get('/api/utility/cnaes')).status).toBe(200)
+    expect((await admin.get('/api/utility/provincias')).status).toBe(500)
+    expect((await admin.get<Fault[]>('/api/__test/faults')).body.map((f) => f.Id)).toEqual([theirs.body.Id])
+    expect((await admin.delete(`/api/__test/faults/${mine.body.Id}`)).status).toBe(404)
+    expect((await admin.delete('/api/__test/faults/uno')).status).toBe(400)
+    expect((await admin.delete(`/api/__test/faults/${theirs.body.Id}`)).status).toBe(204)
+    expect((await admin.get<Fault[]>('/api/__test/faults')).body).toEqual([])
+  })
+
   it('a delay without a status: the call waits, then answers normally', async () => {
     await admin.post('/api/__test/faults', { Method: 'GET', Path: '/api/utility/tarifas', DelayMs: 250, Times: 1 })
     const [res, ms] = await timed(() => admin.get('/api/utility/tarifas'))

@@ -11,7 +11,8 @@ import { tolerantJsonBodies } from './json-body'
  *   REFERENCE_API_FAULTS="GET /api/contract/id=500;POST /api/contract/insert=503:2000"
  *   POST   /api/__test/faults { Method, Path, Status, DelayMs?, Times? }   → 201 the fault
  *   GET    /api/__test/faults                                             → 200 the list
- *   DELETE /api/__test/faults                                             → 204
+ *   DELETE /api/__test/faults                                             → 204 (all)
+ *   DELETE /api/__test/faults/:id                                         → 204, 404 when gone
  */
 
 export interface FaultInput {
@@ -105,6 +106,13 @@ export class FaultRegistry {
     return this.faults.map((f) => ({ ...f }))
   }
 
+  /** Removes one fault; false when it is not there (used up, replaced or never added). */
+  remove(id: number): boolean {
+    const n = this.faults.length
+    this.faults = this.faults.filter((f) => f.Id !== id)
+    return this.faults.length < n
+  }
+
   clear(): number {
     const n = this.faults.length
     this.faults = []
@@ -181,6 +189,13 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
     })
     control.delete('/api/__test/faults', async (_request, reply) => {
       registry.clear()
+      return reply.code(204).send()
+    })
+    // One fault only: tests running side by side remove their own and leave the others'.
+    control.delete('/api/__test/faults/:id', async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+      const id = /^\d{1,9}$/.test(request.params.id) ? Number(request.params.id) : NaN
+      if (!Number.isInteger(id)) fail(400, 'El identificador del fallo debe ser un número entero.')
+      if (!registry.remove(id)) fail(404, `No hay ningún fallo con Id ${id}.`)
       return reply.code(204).send()
     })
   })
