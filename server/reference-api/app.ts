@@ -18,7 +18,6 @@ import { MAX_FILE_BYTES, MAX_FILES } from './lib/documents'
 import { FaultRegistry, installFaults, parseFaultSpec } from './lib/faults'
 import { ApiFailure, sendText } from './lib/http'
 import { backfillLifecycle } from './lib/lifecycle-backfill'
-import { registerSqlFunctions } from './lib/paging'
 import { OutboxMailer, type Mailer } from './mail/mailer'
 import { adminRoutes } from './routes/admin'
 import { filesRoutes } from './routes/files'
@@ -57,8 +56,7 @@ function jwtSecret(config: ReferenceApiConfig): Uint8Array {
 export async function buildReferenceApi(config: ReferenceApiConfig, deps: ReferenceApiDeps = {}): Promise<ReferenceApi> {
   const now = deps.now ?? Date.now
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
-  registerSqlFunctions(db)
-  await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate })
+  await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate, contractsPerBrand: config.seedContracts })
   backfillLifecycle(db)
   // Tests only: refused in production (no registry, no routes, the variable ignored).
   const faults = config.production ? null : new FaultRegistry(parseFaultSpec(config.faults ?? ''), now)
@@ -94,6 +92,10 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   app.get('/healthz', async () => {
     db.prepare('SELECT 1').get()
     return { status: 'ok' }
+  })
+  // The API's own time for each answer (to its first byte), for benchmarks and browser tools.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`)
   })
   installAccessHooks(app, { db, tokens, users })
   if (faults) installFaults(app, faults)

@@ -13,6 +13,8 @@ const Env = Type.Object({
   API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000 }),
   LOG_LEVEL: Type.String({ default: 'info' }),
   BRANDS_DIR: Type.String({ default: './brands' }),
+  /** Contracts per brand of a newly seeded database: the demo's 650, or more to measure at scale. */
+  SEED_CONTRACTS: Type.Integer({ minimum: 650, maximum: 1_000_000, default: 650 }),
   /** Faults on purpose, tests only (ignored in production): `GET /api/contract/id=500;POST /api/contract/insert=503:2000`. */
   REFERENCE_API_FAULTS: Type.Optional(Type.String()),
 })
@@ -31,10 +33,12 @@ export interface ReferenceApiConfig {
   documentsDir: string
   /** REFERENCE_API_FAULTS (tests only; never applied in production). */
   faults: string | undefined
+  /** SEED_CONTRACTS: contracts per brand when the database is first seeded. */
+  seedContracts: number
 }
 
 const check = Compile(Env)
-const NUMERIC = new Set(['ACCESS_TOKEN_TTL_S', 'REFRESH_TOKEN_TTL_S', 'API_PORT'])
+const NUMERIC = new Set(['ACCESS_TOKEN_TTL_S', 'REFRESH_TOKEN_TTL_S', 'API_PORT', 'SEED_CONTRACTS'])
 
 /** The reference API's own configuration, from the same environment as the BFF. */
 export function loadReferenceApiConfig(env: Record<string, string | undefined> = process.env): ReferenceApiConfig {
@@ -62,5 +66,6 @@ export function loadReferenceApiConfig(env: Record<string, string | undefined> =
     brandsDir: path.resolve(e.BRANDS_DIR),
     documentsDir: path.join(path.resolve(e.DATA_DIR), 'documentos'),
     faults: e.REFERENCE_API_FAULTS,
+    seedContracts: e.SEED_CONTRACTS,
   }
 }

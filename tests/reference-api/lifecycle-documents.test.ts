@@ -230,7 +230,7 @@ describe('visibility and errors', () => {
     expect(text).toContain(seeded.codigo)
     expect(text).toContain('Firmado electrónicamente el')
     // A seeded draft has none.
-    const draft = api.db.prepare("SELECT codigo FROM contratos WHERE marca_id = ? AND estado = 'borrador' LIMIT 1").get(marcaId) as { codigo: string }
+    const draft = api.db.prepare("SELECT codigo FROM contratos WHERE marca_id = ? AND estado = 'borrador' ORDER BY id LIMIT 1").get(marcaId) as { codigo: string }
     expect(await list(draft.codigo)).toEqual([])
   })
 })

@@ -3,12 +3,18 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { openDatabase } from '../../lib/sqlite'
+import { registerSqlFunctions } from '../lib/sql-functions'
+import { syncCatalogIndexes } from './catalog-indexes'
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
-/** Opens the reference API's database and applies pending migrations (`db/migrations/NNN-*.sql`, in order). */
+/**
+ * Opens the reference API's database and applies pending migrations (`db/migrations/NNN-*.sql`,
+ * in order). Its SQL functions come first: indexes on `unaccent(…)` need them to write.
+ */
 export function openReferenceDb(file: string): Database.Database {
   const db = openDatabase(file)
+  registerSqlFunctions(db)
   db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
   const current = Number((db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value?: string } | undefined)?.value ?? 0)
   const files = fs
@@ -24,6 +30,7 @@ export function openReferenceDb(file: string): Database.Database {
       db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(version))
     })()
   }
+  syncCatalogIndexes(db)
   return db
 }
 

@@ -81,6 +81,11 @@ export function sqlCase(column: string, entries: readonly (readonly [string | nu
   return `(CASE ${column} ${whens} ELSE ${otherwise} END)`
 }
 
+/** `[key, name]` of the catalogs lists show by name: a list sorts and filters by the name through the key (lib/paging.ts `Catalog`). */
+export const ESTADO_NOMBRES = ESTADOS.map((e) => [e.Codigo, e.Nombre] as const)
+export const TARIFA_CODIGOS = TARIFAS.map((t) => [t.Id, t.Codigo] as const)
+export const PROVINCIA_NOMBRES = PROVINCIAS.map((p) => [p.Id, p.Nombre] as const)
+
 export const sqlEstadoNombre = (column: string) => sqlCase(column, ESTADOS.map((e) => [e.Codigo, e.Nombre]))
 export const sqlEstadoColor = (column: string) => sqlCase(column, ESTADOS.map((e) => [e.Codigo, e.Color]))
 export const sqlTarifaCodigo = (column: string) => sqlCase(column, TARIFAS.map((t) => [t.Id, t.Codigo]))

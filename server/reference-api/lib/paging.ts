@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3'
 import { fail } from './http'
+import { keyedPage, type KeyedTables } from './keyed-page'
+import { foldText, openReader } from './sql-functions'
 
 /**
  * Paged, sorted and filtered lists (spec §7): `pageIndex` (from 0), `pageSize` (default 10,
@@ -18,6 +20,51 @@ export interface ColumnSpec {
   sortable?: boolean
   /** Whether the list may be filtered by it (default true). */
   filterable?: boolean
+  /**
+   * Text of ASCII codes stored in one case (contract codes, NIF, CUPS, postcodes): sorted and
+   * matched as stored, without folding accents per row, so an index on `sql` serves it
+   * (`LIKE` already ignores ASCII case).
+   */
+  code?: boolean
+  /**
+   * A name looked up by a key (`sql` is then a CASE over `key`): a catalog's, or the brand's
+   * agents'. Filters become `key IN (…)` and sorts go by the names' rank, so neither computes a
+   * name per row nor needs the key's table.
+   */
+  catalog?: Catalog
+}
+
+export interface Catalog {
+  /** SQL of the key column. */
+  key: string
+  /** `[key, name]` pairs. */
+  entries: readonly (readonly [string | number, string])[]
+  /**
+   * The index on the key's table holding the names' rank (db/catalog-indexes.ts): a page sorted
+   * by the name walks it by name, as SQLite, blind to what LIMIT saves, prefers a narrower index
+   * and a sort of every row.
+   */
+  index?: string
+}
+
+const sqlLiteral = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`)
+
+/**
+ * `(CASE key WHEN k THEN n … END)`: each key's position when the names are sorted as the list
+ * sorts the column (text: accent- and case-blind; equal names share a position).
+ */
+export function catalogRankSql(key: string, entries: Catalog['entries'], type: ColumnType): string {
+  if (entries.length === 0) return 'NULL'
+  const sortText = (name: string) => (type === 'text' ? foldText(name) : name)
+  const names = [...new Set(entries.map(([, name]) => sortText(name)))].sort()
+  const rank = new Map(names.map((name, i) => [name, i]))
+  return `(CASE ${key} ${entries.map(([k, name]) => `WHEN ${sqlLiteral(k)} THEN ${rank.get(sortText(name))}`).join(' ')} ELSE NULL END)`
+}
+
+/** `key IN (…)` of the catalog entries whose name passes. */
+function catalogIn(catalog: Catalog, keep: (name: string) => boolean): { clause: string; params: unknown[] } {
+  const keys = catalog.entries.filter(([, name]) => keep(name)).map(([k]) => k)
+  return { clause: `${catalog.key} IN (${keys.map(() => '?').join(', ')})`, params: keys }
 }
 
 export type ColumnMap = Record<string, ColumnSpec>
@@ -104,11 +151,24 @@ export function filterSql(columns: ColumnMap, filters: Filter[]): { clauses: str
     const spec = columns[column]!
     switch (spec.type) {
       case 'text':
-        clauses.push(`unaccent(${spec.sql}) LIKE '%' || unaccent(?) || '%' ESCAPE '\\'`)
+        if (spec.catalog) {
+          const needle = foldText(query)
+          const { clause, params: keys } = catalogIn(spec.catalog, (name) => foldText(name).includes(needle))
+          clauses.push(clause)
+          params.push(...keys)
+          break
+        }
+        clauses.push(`${spec.code ? spec.sql : `unaccent(${spec.sql})`} LIKE '%' || unaccent(?) || '%' ESCAPE '\\'`)
         params.push(query.replace(/[\\%_]/g, (c) => `\\${c}`))
         break
       case 'enum': {
         const values = query.split(',').map((v) => v.trim()).filter(Boolean)
+        if (spec.catalog) {
+          const { clause, params: keys } = catalogIn(spec.catalog, (name) => values.includes(name))
+          clauses.push(clause)
+          params.push(...keys)
+          break
+        }
         clauses.push(`${spec.sql} IN (${values.map(() => '?').join(', ')})`)
         params.push(...values)
         break
@@ -129,13 +189,15 @@ export function filterSql(columns: ColumnMap, filters: Filter[]): { clauses: str
           }
           return spec.type === 'date' ? v : Number(v)
         }
+        // Dates and ISO timestamps compare as text, so an index on the column serves the range:
+        // a value of day D is ≥ 'D' and < 'D~' ('~' sorts after the 'T' of a timestamp).
         if (from) {
-          clauses.push(spec.type === 'date' ? `date(${spec.sql}) >= ?` : `${spec.sql} >= ?`)
+          clauses.push(`${spec.sql} >= ?`)
           params.push(check(from))
         }
         if (to) {
-          clauses.push(spec.type === 'date' ? `date(${spec.sql}) <= ?` : `${spec.sql} <= ?`)
-          params.push(check(to))
+          clauses.push(spec.type === 'date' ? `${spec.sql} < ?` : `${spec.sql} <= ?`)
+          params.push(spec.type === 'date' ? `${check(to)}~` : check(to))
         }
         break
       }
@@ -155,37 +217,79 @@ export interface ListQuery {
   columns: ColumnMap
   /** ORDER BY when the request names no column, and the tie-breaker after it. */
   defaultOrder: string
+  /**
+   * For large lists: the list's own table and its joins (lib/keyed-page.ts). Pages then count
+   * and find their keys with only the joins the filters and sort need, and read whole rows for
+   * the page's keys alone.
+   */
+  keyed?: KeyedTables
 }
 
-function compose(list: ListQuery, request: PageRequest) {
+/** A list request as SQL: the conditions (scope first, then filters), their parameters and the ORDER BY terms. */
+export interface ComposedList {
+  where: string
+  conditions: string[]
+  params: unknown[]
+  /** How many of `conditions` and `params` are the list's own scope (the rest are filters). */
+  scopeConditions: number
+  scopeParams: number
+  /** The sort column's expression ('' for the default order). */
+  sortExpr: string
+  /** The index a walk in sort order must use, if the column names one. */
+  sortIndex: string | undefined
+  /** `ORDER BY` terms, without the keywords. */
+  orderBy: string
+}
+
+function compose(list: ListQuery, request: PageRequest): ComposedList {
   const { clauses, params } = filterSql(list.columns, request.filters)
-  const all = [...(list.where ?? []), ...clauses]
-  const where = all.length ? ` WHERE ${all.map((c) => `(${c})`).join(' AND ')}` : ''
+  const conditions = [...(list.where ?? []), ...clauses]
+  const where = conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : ''
   const sortSpec = request.sortColumn ? list.columns[request.sortColumn]! : undefined
   // Text sorts on the accent-free, lower-case form: «Álvaro» sits with the A, not after «Zoe».
-  const sortExpr = sortSpec ? (sortSpec.type === 'text' ? `unaccent(${sortSpec.sql})` : sortSpec.sql) : ''
-  const order = sortSpec ? ` ORDER BY ${sortExpr} ${request.sortOrder === 'desc' ? 'DESC' : 'ASC'}, ${list.defaultOrder}` : ` ORDER BY ${list.defaultOrder}`
-  return { where, order, params: [...(list.whereParams ?? []), ...params] }
+  const sortExpr = !sortSpec
+    ? ''
+    : sortSpec.catalog
+      ? catalogRankSql(sortSpec.catalog.key, sortSpec.catalog.entries, sortSpec.type)
+      : sortSpec.type === 'text' && !sortSpec.code
+        ? `unaccent(${sortSpec.sql})`
+        : sortSpec.sql
+  const orderBy = sortSpec ? `${sortExpr} ${request.sortOrder === 'desc' ? 'DESC' : 'ASC'}, ${list.defaultOrder}` : list.defaultOrder
+  const scope = list.whereParams ?? []
+  const sortIndex = sortSpec?.catalog?.index
+  return { where, conditions, params: [...scope, ...params], scopeConditions: list.where?.length ?? 0, scopeParams: scope.length, sortExpr, sortIndex, orderBy }
 }
 
 /** One page of a list plus the total matching the filters. */
 export function pagedList<T>(db: Database.Database, list: ListQuery, request: PageRequest): Page<T> {
-  const { where, order, params } = compose(list, request)
+  const composed = compose(list, request)
+  if (list.keyed && request.pageSize !== -1) {
+    const { items, total } = keyedPage<T>(db, list.select, list.keyed, composed, { offset: request.pageIndex * request.pageSize, limit: request.pageSize })
+    return { Items: items, TotalCount: total, PageIndex: request.pageIndex, PageSize: request.pageSize }
+  }
+  const { where, params } = composed
+  const order = ` ORDER BY ${composed.orderBy}`
   const total = (db.prepare(`SELECT COUNT(*) AS n ${list.from}${where}`).get(...params) as { n: number }).n
   const limit = request.pageSize === -1 ? '' : ` LIMIT ${request.pageSize} OFFSET ${request.pageIndex * request.pageSize}`
   const items = db.prepare(`${list.select}${where}${order}${limit}`).all(...params) as T[]
   return { Items: items, TotalCount: total, PageIndex: request.pageIndex, PageSize: request.pageSize }
 }
 
-/** Every row matching the filters, in order, without holding them all in memory (exports). */
-export function iterateList<T>(db: Database.Database, list: ListQuery, request: PageRequest): IterableIterator<T> {
-  const { where, order, params } = compose(list, request)
-  return db.prepare(`${list.select}${where}${order}`).iterate(...params) as IterableIterator<T>
-}
-
-/** Registers `unaccent()` so text filters match «Jose» to «José» and «nunez» to «Núñez». */
-export function registerSqlFunctions(db: Database.Database): void {
-  db.function('unaccent', { deterministic: true }, (value: unknown) =>
-    value === null || value === undefined ? null : String(value).normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(),
-  )
+/**
+ * Every row matching the filters, in order, without holding them all in memory (exports). The
+ * rows come from a reader connection of their own (opened at the first row, closed at the last
+ * or when the consumer stops), so writes go on while a slow download streams.
+ */
+export function iterateList<T>(db: Database.Database, list: ListQuery, request: PageRequest): Generator<T, void, undefined> {
+  // Composed now, so a bad filter is a 400 before the file starts.
+  const { where, orderBy, params } = compose(list, request)
+  const sql = `${list.select}${where} ORDER BY ${orderBy}`
+  return (function* () {
+    const { reader, close } = openReader(db)
+    try {
+      yield* reader.prepare(sql).iterate(...params) as IterableIterator<T>
+    } finally {
+      close()
+    }
+  })()
 }

@@ -43,10 +43,16 @@ export async function sendXlsx<T>(
   return sendXlsxBook(reply, opts.fileName, [{ name: opts.sheetName, columns: opts.columns, rows: opts.rows }])
 }
 
+/** Rows written between two turns of the event loop: enough to keep the zip busy, few enough to hold little. */
+const ROWS_PER_TURN = 200
+
 /**
- * Streams an XLSX workbook to the reply: rows are written as they are read, so a large export
- * is never held whole in memory. Bold frozen header row, Excel dates for `dd/mm/yyyy` and
- * date-time columns, number formats per column; the file name travels in Content-Disposition.
+ * Streams an XLSX workbook to the reply: rows are written as they are read, a few hundred at a
+ * time, each batch handed to the zip and the socket before the next is read, and none while the
+ * client is behind, so a large export is never held whole in memory. A client that goes away
+ * stops it (and closes the rows' iterator). Bold frozen header row, Excel dates for
+ * `dd/mm/yyyy` and date-time columns, number formats per column; the file name travels in
+ * Content-Disposition.
  */
 export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets: XlsxSheet<any>[]): Promise<FastifyReply> {
   const stream = new PassThrough()
@@ -61,6 +67,8 @@ export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets
       sheet.columns = spec.columns.map((c, i) => ({ header: c.header, key: `c${i}`, width: c.width ?? Math.max(12, c.header.length + 2), style: c.format ? { numFmt: c.format } : {} }))
       sheet.getRow(1).font = { bold: true }
       sheet.getRow(1).commit()
+      const zipInput = sheetZipInput(sheet)
+      let written = 0
       for (const row of spec.rows) {
         const values: Record<string, unknown> = {}
         spec.columns.forEach((c, i) => {
@@ -71,6 +79,10 @@ export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets
           values[`c${i}`] = v ?? null
         })
         sheet.addRow(values).commit()
+        if (++written % ROWS_PER_TURN === 0) {
+          await flowed(zipInput, stream)
+          if (stream.destroyed) throw new Error('export abandoned by the client')
+        }
       }
       sheet.commit()
     }
@@ -78,6 +90,44 @@ export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets
   }
   write().catch((err) => stream.destroy(err))
   return reply.send(stream)
+}
+
+/** A writable stage of the export: Node's own streams, or the older `readable-stream` ones the zip library uses. */
+interface Stage {
+  on(event: 'drain' | 'close', listener: () => void): unknown
+  off(event: 'drain' | 'close', listener: () => void): unknown
+  writableNeedDrain?: boolean
+  _writableState?: { needDrain?: boolean }
+}
+
+const behind = (stage: Stage) => stage.writableNeedDrain ?? stage._writableState?.needDrain ?? false
+
+/**
+ * Where the zip reads a sheet's XML from. ExcelJS writes rows into the sheet's buffer, which
+ * pushes into this stream without heeding backpressure: when compression lags, rows pile up
+ * there unless the writer waits for it. An ExcelJS internal, hence the fallback to none.
+ */
+function sheetZipInput(sheet: unknown): Stage | undefined {
+  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes
+  const input = Array.isArray(pipes) ? (pipes[0] as Partial<Stage> | undefined) : undefined
+  return typeof input?.on === 'function' && typeof input.off === 'function' && input._writableState ? (input as Stage) : undefined
+}
+
+/** Lets the zip and the socket take what was written: waits while either is behind (until the client is gone). */
+async function flowed(zipInput: Stage | undefined, out: PassThrough): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
+  for (const stage of [zipInput, out]) {
+    if (!stage || !behind(stage) || out.destroyed) continue
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        stage.off('drain', done)
+        out.off('close', done)
+        resolve()
+      }
+      stage.on('drain', done)
+      out.on('close', done)
+    })
+  }
 }
 
 function asciiName(name: string): string {

@@ -17,10 +17,11 @@ import { slug } from './seed-access'
  * between 60 days ago and 90 days ahead.
  */
 
-const CONTRACTS_PER_BRAND = 650
+/** Contracts per brand of the demo data (`SEED_CONTRACTS` tops it up: seed-scale.ts). */
+export const CONTRACTS_PER_BRAND = 650
 const MAX_AGE_DAYS = 3 * 365
 const DAY_MS = 86_400_000
-/** Sign-ups: a share spread evenly over the three years, the rest on a growth curve (see signUpAge). */
+/** Sign-ups: a share spread evenly over the three years, the rest on a growth curve (see drawSignUpAge). */
 const GROWTH_TAIL = 0.1
 const GROWTH = 1.5
 const RENEWAL_WINDOW = { before: 60, after: 90 } as const
@@ -40,7 +41,7 @@ const PROVINCE_WEIGHTS: readonly (readonly [number, number])[] = [
   [1, 3], [16, 2], [19, 3], [22, 2], [34, 2], [37, 3], [39, 6], [40, 2], [42, 1], [44, 1], [5, 2], [49, 2], [51, 1], [52, 1],
 ]
 
-type Size = 'S' | 'M' | 'L'
+export type Size = 'S' | 'M' | 'L'
 /** Business kind → CNAE and size class (S small shop, M medium, L large consumer). */
 const NEGOCIOS: Record<(typeof EMPRESA_NUCLEOS)[number], readonly [string, Size]> = {
   Hermanos: ['4711', 'S'],
@@ -77,7 +78,7 @@ const NEGOCIOS: Record<(typeof EMPRESA_NUCLEOS)[number], readonly [string, Size]
 /** Self-employed people supplying a small business in their own name. */
 const AUTONOMO_CNAES = ['9602', '4721', '6920', '4520', '5630', '4724', '8623', '4771'] as const
 
-const REJECTION_REASONS = [
+export const REJECTION_REASONS = [
   'El NIF del titular no coincide con el del contrato en vigor en la distribuidora.',
   'Existe otra solicitud en curso para este CUPS.',
   'CUPS inexistente o dado de baja en la distribuidora.',
@@ -121,6 +122,10 @@ const OMIE: Record<string, number> = {
 }
 const OMIE_TYPICAL = [85, 85, 55, 35, 35, 65, 75, 80, 75, 80, 80, 90]
 
+/** Renewal offer prices as written in the history (one formatter each: a seed at scale formats thousands). */
+const PRICE_KWH = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 4, maximumFractionDigits: 4 })
+const FEE_MWH = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+
 function normalise(values: number[]): number[] {
   const mean = values.reduce((s, v) => s + v, 0) / values.length
   return values.map((v) => v / mean)
@@ -133,8 +138,18 @@ const round = (v: number, decimals: number) => {
 
 // ── dates as day numbers (days since 1970-01-01, UTC) ─────────────────────────
 
-const iso = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+// Memoised: a seed at scale formats the same few thousand days millions of times.
+const isoDays = new Map<number, string>()
+const iso = (day: number) => {
+  let text = isoDays.get(day)
+  if (text === undefined) {
+    text = new Date(day * DAY_MS).toISOString().slice(0, 10)
+    isoDays.set(day, text)
+  }
+  return text
+}
 const dayOf = (isoDay: string) => Math.round(Date.parse(`${isoDay}T00:00:00Z`) / DAY_MS)
+export { iso as isoOfDay, dayOf as dayOfIso }
 const ymd = (day: number) => {
   const d = new Date(day * DAY_MS)
   return { y: d.getUTCFullYear(), m: d.getUTCMonth() }
@@ -151,7 +166,7 @@ interface HistoryEntry {
   detalle: string
 }
 
-interface ClientDraft {
+export interface ClientDraft {
   id?: number
   tipo: 'fisica' | 'juridica'
   nif: string
@@ -171,7 +186,7 @@ interface ClientDraft {
   household: boolean
 }
 
-interface PointDraft {
+export interface PointDraft {
   id?: number
   client: ClientDraft
   cups: string
@@ -232,6 +247,249 @@ interface Agent {
   fecha_alta: string
 }
 
+/**
+ * Days since sign-up: any day of the last three years, recent ones likelier (a growing
+ * business): mostly a density falling as (1 − age/3 years)^GROWTH, plus an even spread.
+ */
+export function drawSignUpAge(rnd: Random): number {
+  const x = rnd.chance(GROWTH_TAIL) ? rnd.next() : 1 - (1 - rnd.next()) ** (1 / (GROWTH + 1))
+  return Math.floor(MAX_AGE_DAYS * x)
+}
+
+/** Streets of homes and shops (industrial estates are for large businesses). */
+const HOME_STREETS = CALLES.filter((c) => !c.startsWith('Polígono'))
+
+/** The draws of places, addresses, IBANs and CUPS (CUPS unique in `usedCups`). */
+export function drawingKit(rnd: Random, usedCups: Set<string>) {
+  const newIban = () => makeIban(rnd.pick(BANKS), rnd.digits(4), rnd.digits(10))
+  const newCups = (provinciaId: number) => {
+    const distribuidora = DISTRIBUIDORA_POR_PROVINCIA[provinciaId] ?? '0021'
+    for (;;) {
+      const cups = makeCups(distribuidora, rnd.digits(12), rnd.chance(0.6) ? '0F' : '')
+      if (!usedCups.has(cups)) {
+        usedCups.add(cups)
+        return { cups, distribuidora }
+      }
+    }
+  }
+  const place = (provinciaId?: number) => {
+    const prov = provinciaId ?? rnd.weighted(PROVINCE_WEIGHTS)
+    const [municipio, cp] = rnd.pick(MUNICIPIOS[prov] ?? [['Madrid', '280'] as const])
+    return { provinciaId: prov, municipio, codigoPostal: cp + String(rnd.int(1, 99)).padStart(2, '0') }
+  }
+  const homeAddress = () => {
+    const calle = rnd.pick(HOME_STREETS)
+    return rnd.chance(0.7)
+      ? `${calle}, ${rnd.int(1, 140)}, ${rnd.int(1, 9)}º ${rnd.pick(['A', 'B', 'C', 'D', 'Izda.', 'Dcha.'])}`
+      : `${calle}, ${rnd.int(1, 140)}`
+  }
+  const businessAddress = (size: Size) => {
+    const calle = size === 'L' && rnd.chance(0.6) ? 'Polígono Industrial El Pla, nave' : rnd.pick(CALLES)
+    return calle.endsWith('nave') ? `${calle} ${rnd.int(1, 60)}` : `${calle}, ${rnd.int(1, 140)}${rnd.chance(0.5) ? ', bajo' : ''}`
+  }
+  return { newIban, newCups, place, homeAddress, businessAddress }
+}
+
+export type DrawingKit = ReturnType<typeof drawingKit>
+
+/** A client drawn as the demo data draws them, with what its supply points depend on. */
+export interface ClientPick {
+  client: ClientDraft
+  person: boolean
+  size: Size
+  /** CNAE of its supply points. */
+  cnae: string
+  colectivo: number
+}
+
+/** A client: 70 % people (DNI, some NIE; a few self-employed), the rest companies, town councils and owners' associations. */
+export function drawClient(rnd: Random, kit: DrawingKit, uniqueNif: (make: () => string) => string): ClientPick {
+  const { place, homeAddress, businessAddress, newIban } = kit
+  const person = rnd.chance(0.7)
+  const where = place()
+  let client: ClientDraft
+  let size: Size = 'S'
+  let cnae = '9820'
+  let colectivo = 1
+  if (person) {
+    const nombre = rnd.pick(NOMBRES)
+    const apellido1 = rnd.pick(APELLIDOS)
+    const apellido2 = rnd.pick(APELLIDOS)
+    const nif = uniqueNif(() => {
+      if (rnd.chance(0.9)) return makeDni(rnd.int(5_000_000, 79_999_999))
+      const first = rnd.weighted([['X', 5], ['Y', 4], ['Z', 1]] as const)
+      const digits = rnd.digits(7)
+      return `${first}${digits}${dniLetter(Number(String('XYZ'.indexOf(first)) + digits))}`
+    })
+    const autonomo = rnd.chance(0.08)
+    if (autonomo) {
+      cnae = rnd.pick(AUTONOMO_CNAES)
+      colectivo = 2
+    } else if (rnd.chance(0.05)) colectivo = 6
+    client = {
+      tipo: 'fisica',
+      nif,
+      nombre,
+      apellido1,
+      apellido2,
+      razonSocial: null,
+      formaJuridica: null,
+      email: rnd.chance(0.88) ? `${slug(nombre)}.${slug(apellido1)}${rnd.int(1, 99)}@${rnd.pick(MAIL_DOMAINS)}` : null,
+      telefono: rnd.chance(0.85) ? `6${rnd.digits(8)}` : `9${rnd.digits(8)}`,
+      direccion: homeAddress(),
+      ...where,
+      iban: newIban(),
+      household: !autonomo,
+    }
+  } else {
+    let razonSocial: string
+    let letter: string
+    let forma: string | null
+    if (rnd.chance(0.03)) {
+      razonSocial = `Ayuntamiento de ${where.municipio}`
+      letter = 'P'
+      forma = null
+      cnae = '8411'
+      size = 'M'
+      colectivo = 4
+    } else {
+      const nucleo = rnd.pick(EMPRESA_NUCLEOS)
+      const negocio = NEGOCIOS[nucleo]
+      cnae = negocio[0]
+      size = negocio[1]
+      colectivo = 2
+      if (nucleo === 'Comunidad de Propietarios') {
+        letter = 'H'
+        forma = null
+        razonSocial = `Comunidad de Propietarios ${rnd.pick(HOME_STREETS)}, ${rnd.int(1, 120)}`
+        colectivo = 5
+      } else if (nucleo === 'Cooperativa Agrícola') {
+        letter = 'F'
+        forma = 'S.Coop.'
+        razonSocial = `${nucleo} ${rnd.pick(EMPRESA_ADJETIVOS)} ${forma}`
+      } else {
+        ;[letter, forma] = rnd.weighted([[['B', 'S.L.'], 78], [['A', 'S.A.'], 12], [['E', 'C.B.'], 5], [['J', 'S.C.'], 5]] as const)
+        const name = nucleo === 'Hermanos' ? `Hermanos ${rnd.pick(APELLIDOS)}` : `${nucleo} ${rnd.chance(0.5) ? rnd.pick(APELLIDOS) : rnd.pick(EMPRESA_ADJETIVOS)}`
+        razonSocial = `${name} ${forma}`
+      }
+    }
+    const nif = uniqueNif(() => makeCif(letter, (letter === 'P' ? String(where.provinciaId).padStart(2, '0') + rnd.digits(5) : rnd.digits(7))))
+    const mailName = slug(razonSocial.replace(/\b(S\.L\.|S\.A\.|C\.B\.|S\.C\.|S\.Coop\.)/g, '')).slice(0, 24)
+    client = {
+      tipo: 'juridica',
+      nif,
+      nombre: null,
+      apellido1: null,
+      apellido2: null,
+      razonSocial,
+      formaJuridica: forma,
+      email: `${rnd.pick(['info', 'administracion', 'contabilidad', 'facturas'])}@${mailName}.es`,
+      telefono: `9${rnd.digits(8)}`,
+      direccion: businessAddress(size),
+      ...where,
+      iban: newIban(),
+      household: false,
+    }
+  }
+  return { client, person, size, cnae, colectivo }
+}
+
+/** The `p`-th supply point of a client (the first at its address): CUPS of the province's distributor, tariff by the client's size. */
+export function drawPoint(rnd: Random, kit: DrawingKit, pick: ClientPick, p: number): PointDraft {
+  const { client, size, cnae } = pick
+  const { place, newCups, homeAddress, businessAddress } = kit
+  const samePlace = p === 0 || rnd.chance(0.5)
+  const loc = samePlace ? { provinciaId: client.provinciaId, municipio: client.municipio, codigoPostal: client.codigoPostal } : place(rnd.chance(0.6) ? client.provinciaId : undefined)
+  const { cups, distribuidora } = newCups(loc.provinciaId)
+  const tarifaId = client.household || cnae === '9820'
+    ? 1
+    : size === 'S'
+      ? rnd.weighted([[1, 75], [2, 25]] as const)
+      : size === 'M'
+        ? rnd.weighted([[1, 35], [2, 59], [3, 6]] as const)
+        : rnd.weighted([[2, 72], [3, 28]] as const)
+  const point: PointDraft = {
+    client,
+    cups,
+    direccion: p === 0 ? client.direccion : client.household ? homeAddress() : businessAddress(size),
+    ...loc,
+    distribuidora,
+    tarifaId,
+    cnae,
+  }
+  return point
+}
+
+/** Contracted powers, prices and annual consumption of a supply point. */
+export function drawSupplyTerms(rnd: Random, point: PointDraft, household: boolean) {
+  const between = (min: number, max: number) => min + rnd.next() * (max - min)
+  const tarifaId = point.tarifaId
+  // ── powers (kW) ──
+  const powers: (number | null)[] = [null, null, null, null, null, null]
+  if (tarifaId === 1) {
+    const p1 = household
+      ? rnd.weighted([[3.3, 10], [3.45, 18], [4.4, 12], [4.6, 22], [5.5, 10], [5.75, 12], [6.6, 5], [6.9, 6], [8.05, 2], [9.2, 2], [9.9, 1]] as const)
+      : rnd.pick([4.6, 5.75, 6.9, 8.05, 9.2, 9.9] as const)
+    powers[0] = p1
+    powers[1] = rnd.chance(0.8) ? p1 : rnd.pick([3.45, 4.6, 5.75, 6.9, 8.05, 9.9].filter((v) => v !== p1))
+  } else if (tarifaId === 2) {
+    let p: number = rnd.pick([15, 17.32, 20, 25, 30, 34.64, 40, 45, 50, 60, 69.28, 80] as const)
+    for (let i = 0; i < 6; i++) {
+      if (i > 0 && rnd.chance(i === 5 ? 0.45 : 0.15)) p = Math.min(100, round(p + rnd.pick([2.5, 5, 10] as const), 2))
+      powers[i] = p
+    }
+  } else {
+    let p = rnd.int(20, 90) * 5
+    for (let i = 0; i < 6; i++) {
+      if (i > 0 && rnd.chance(i === 5 ? 0.5 : 0.2)) p = Math.min(450, p + rnd.int(1, 6) * 5)
+      powers[i] = p
+    }
+    powers[0] = Math.max(100, powers[0]!)
+  }
+  const maxPower = Math.max(...powers.filter((p): p is number => p !== null))
+
+  // ── prices ──
+  const modalidad: 'fijo' | 'indexado' = rnd.chance(tarifaId === 3 ? 0.6 : household ? 0.15 : 0.35) ? 'indexado' : 'fijo'
+  const energy: (number | null)[] = [null, null, null, null, null, null]
+  let fee: number | null = null
+  if (modalidad === 'indexado') {
+    fee = round(tarifaId === 1 ? between(6, 15) : tarifaId === 2 ? between(4, 10) : between(2, 6), 2)
+  } else if (tarifaId === 1) {
+    if (rnd.chance(0.3)) {
+      const single = round(between(0.125, 0.155), 6)
+      energy[0] = energy[1] = energy[2] = single
+    } else {
+      energy[0] = round(between(0.165, 0.19), 6)
+      energy[1] = round(between(0.135, 0.155), 6)
+      energy[2] = round(between(0.11, 0.125), 6)
+    }
+  } else {
+    let e = tarifaId === 2 ? between(0.17, 0.19) : between(0.15, 0.17)
+    for (let i = 0; i < 6; i++) {
+      energy[i] = round(Math.max(0.11, e), 6)
+      e -= i === 4 ? between(0.01, 0.02) : between(0.005, 0.015)
+    }
+  }
+  const powerPrices: (number | null)[] = [null, null, null, null, null, null]
+  if (tarifaId === 1) {
+    powerPrices[0] = round(between(0.088, 0.108), 6)
+    powerPrices[1] = round(between(0.0035, 0.009), 6)
+  } else {
+    const base = tarifaId === 2 ? [0.0423, 0.0241, 0.0113, 0.0098, 0.0069, 0.004] : [0.072, 0.061, 0.034, 0.026, 0.006, 0.0035]
+    const k = between(1, 1.12)
+    base.forEach((v, i) => (powerPrices[i] = round(v * k, 6)))
+  }
+
+  // ── annual consumption (kWh) ──
+  let consumo: number
+  if (point.cnae === '9820') consumo = Math.min(5500, Math.max(1800, 1800 + ((powers[0]! - 3.3) / 6.6) * 2600 + between(-500, 900)))
+  else if (tarifaId === 1) consumo = between(2500, 14000)
+  else if (tarifaId === 2) consumo = maxPower * between(900, 2600)
+  else consumo = maxPower * between(2500, 5000)
+  consumo = Math.round(consumo / 10) * 10
+  return { powers, modalidad, energy, fee, powerPrices, consumo }
+}
+
 export function seedBusiness(db: Database.Database, rnd: Random, today: Date): void {
   const T = Math.floor(today.getTime() / DAY_MS)
   const marcas = db.prepare('SELECT id, dominio FROM marcas ORDER BY id').all() as { id: number; dominio: string }[]
@@ -289,32 +547,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
   const staff = () => rnd.pick(backoffice)
   const usedCups = new Set<string>()
 
-  const newIban = () => makeIban(rnd.pick(BANKS), rnd.digits(4), rnd.digits(10))
-  const newCups = (provinciaId: number) => {
-    const distribuidora = DISTRIBUIDORA_POR_PROVINCIA[provinciaId] ?? '0021'
-    for (;;) {
-      const cups = makeCups(distribuidora, rnd.digits(12), rnd.chance(0.6) ? '0F' : '')
-      if (!usedCups.has(cups)) {
-        usedCups.add(cups)
-        return { cups, distribuidora }
-      }
-    }
-  }
-  const place = (provinciaId?: number) => {
-    const prov = provinciaId ?? rnd.weighted(PROVINCE_WEIGHTS)
-    const [municipio, cp] = rnd.pick(MUNICIPIOS[prov] ?? [['Madrid', '280'] as const])
-    return { provinciaId: prov, municipio, codigoPostal: cp + String(rnd.int(1, 99)).padStart(2, '0') }
-  }
-  const homeAddress = () => {
-    const calle = rnd.pick(CALLES.filter((c) => !c.startsWith('Polígono')))
-    return rnd.chance(0.7)
-      ? `${calle}, ${rnd.int(1, 140)}, ${rnd.int(1, 9)}º ${rnd.pick(['A', 'B', 'C', 'D', 'Izda.', 'Dcha.'])}`
-      : `${calle}, ${rnd.int(1, 140)}`
-  }
-  const businessAddress = (size: Size) => {
-    const calle = size === 'L' && rnd.chance(0.6) ? 'Polígono Industrial El Pla, nave' : rnd.pick(CALLES)
-    return calle.endsWith('nave') ? `${calle} ${rnd.int(1, 60)}` : `${calle}, ${rnd.int(1, 140)}${rnd.chance(0.5) ? ', bajo' : ''}`
-  }
+  const kit = drawingKit(rnd, usedCups)
 
   for (const marca of marcas) {
     const prefix = brandPrefix(marca.dominio)
@@ -323,18 +556,12 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
     const sellers = agents
       .filter((a) => a.nivel >= 2)
       .map((a) => [a, (a.nivel === 3 ? 0.85 / 24 : 0.15 / 12) * between(0.4, 1.6)] as const)
+    const sellerSince = new Map(sellers.map(([a]) => [a, dayOf(a.fecha_alta)]))
     const pickAgent = (alta: number) => {
-      const eligible = sellers.filter(([a]) => dayOf(a.fecha_alta) <= alta)
+      const eligible = sellers.filter(([a]) => sellerSince.get(a)! <= alta)
       return rnd.weighted(eligible.length ? eligible : sellers)
     }
-    /**
-     * Days since sign-up: any day of the last three years, recent ones likelier (a growing
-     * business): mostly a density falling as (1 − age/3 years)^GROWTH, plus an even spread.
-     */
-    const signUpAge = () => {
-      const x = rnd.chance(GROWTH_TAIL) ? rnd.next() : 1 - (1 - rnd.next()) ** (1 / (GROWTH + 1))
-      return Math.floor(MAX_AGE_DAYS * x)
-    }
+    const signUpAge = () => drawSignUpAge(rnd)
     const nifs = new Set<string>()
     const uniqueNif = (make: () => string) => {
       for (;;) {
@@ -352,92 +579,8 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
 
     while (contracts.length < CONTRACTS_PER_BRAND) {
       // ── the client ──
-      const person = rnd.chance(0.7)
-      const where = place()
-      let client: ClientDraft
-      let size: Size = 'S'
-      let cnae = '9820'
-      let colectivo = 1
-      if (person) {
-        const nombre = rnd.pick(NOMBRES)
-        const apellido1 = rnd.pick(APELLIDOS)
-        const apellido2 = rnd.pick(APELLIDOS)
-        const nif = uniqueNif(() => {
-          if (rnd.chance(0.9)) return makeDni(rnd.int(5_000_000, 79_999_999))
-          const first = rnd.weighted([['X', 5], ['Y', 4], ['Z', 1]] as const)
-          const digits = rnd.digits(7)
-          return `${first}${digits}${dniLetter(Number(String('XYZ'.indexOf(first)) + digits))}`
-        })
-        const autonomo = rnd.chance(0.08)
-        if (autonomo) {
-          cnae = rnd.pick(AUTONOMO_CNAES)
-          colectivo = 2
-        } else if (rnd.chance(0.05)) colectivo = 6
-        client = {
-          tipo: 'fisica',
-          nif,
-          nombre,
-          apellido1,
-          apellido2,
-          razonSocial: null,
-          formaJuridica: null,
-          email: rnd.chance(0.88) ? `${slug(nombre)}.${slug(apellido1)}${rnd.int(1, 99)}@${rnd.pick(MAIL_DOMAINS)}` : null,
-          telefono: rnd.chance(0.85) ? `6${rnd.digits(8)}` : `9${rnd.digits(8)}`,
-          direccion: homeAddress(),
-          ...where,
-          iban: newIban(),
-          household: !autonomo,
-        }
-      } else {
-        let razonSocial: string
-        let letter: string
-        let forma: string | null
-        if (rnd.chance(0.03)) {
-          razonSocial = `Ayuntamiento de ${where.municipio}`
-          letter = 'P'
-          forma = null
-          cnae = '8411'
-          size = 'M'
-          colectivo = 4
-        } else {
-          const nucleo = rnd.pick(EMPRESA_NUCLEOS)
-          const negocio = NEGOCIOS[nucleo]
-          cnae = negocio[0]
-          size = negocio[1]
-          colectivo = 2
-          if (nucleo === 'Comunidad de Propietarios') {
-            letter = 'H'
-            forma = null
-            razonSocial = `Comunidad de Propietarios ${rnd.pick(CALLES.filter((c) => !c.startsWith('Polígono')))}, ${rnd.int(1, 120)}`
-            colectivo = 5
-          } else if (nucleo === 'Cooperativa Agrícola') {
-            letter = 'F'
-            forma = 'S.Coop.'
-            razonSocial = `${nucleo} ${rnd.pick(EMPRESA_ADJETIVOS)} ${forma}`
-          } else {
-            ;[letter, forma] = rnd.weighted([[['B', 'S.L.'], 78], [['A', 'S.A.'], 12], [['E', 'C.B.'], 5], [['J', 'S.C.'], 5]] as const)
-            const name = nucleo === 'Hermanos' ? `Hermanos ${rnd.pick(APELLIDOS)}` : `${nucleo} ${rnd.chance(0.5) ? rnd.pick(APELLIDOS) : rnd.pick(EMPRESA_ADJETIVOS)}`
-            razonSocial = `${name} ${forma}`
-          }
-        }
-        const nif = uniqueNif(() => makeCif(letter, (letter === 'P' ? String(where.provinciaId).padStart(2, '0') + rnd.digits(5) : rnd.digits(7))))
-        const mailName = slug(razonSocial.replace(/\b(S\.L\.|S\.A\.|C\.B\.|S\.C\.|S\.Coop\.)/g, '')).slice(0, 24)
-        client = {
-          tipo: 'juridica',
-          nif,
-          nombre: null,
-          apellido1: null,
-          apellido2: null,
-          razonSocial,
-          formaJuridica: forma,
-          email: `${rnd.pick(['info', 'administracion', 'contabilidad', 'facturas'])}@${mailName}.es`,
-          telefono: `9${rnd.digits(8)}`,
-          direccion: businessAddress(size),
-          ...where,
-          iban: newIban(),
-          household: false,
-        }
-      }
+      const pick = drawClient(rnd, kit, uniqueNif)
+      const { client, person, colectivo } = pick
       clients.push(client)
 
       // ── its supply points and one contract on each ──
@@ -446,25 +589,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
         person ? rnd.weighted([[1, 92], [2, 6], [3, 2]] as const) : rnd.weighted([[1, 78], [2, 15], [3, 7]] as const),
       )
       for (let p = 0; p < nPoints; p++) {
-        const samePlace = p === 0 || rnd.chance(0.5)
-        const loc = samePlace ? { provinciaId: client.provinciaId, municipio: client.municipio, codigoPostal: client.codigoPostal } : place(rnd.chance(0.6) ? client.provinciaId : undefined)
-        const { cups, distribuidora } = newCups(loc.provinciaId)
-        const tarifaId = client.household || cnae === '9820'
-          ? 1
-          : size === 'S'
-            ? rnd.weighted([[1, 75], [2, 25]] as const)
-            : size === 'M'
-              ? rnd.weighted([[1, 35], [2, 59], [3, 6]] as const)
-              : rnd.weighted([[2, 72], [3, 28]] as const)
-        const point: PointDraft = {
-          client,
-          cups,
-          direccion: p === 0 ? client.direccion : client.household ? homeAddress() : businessAddress(size),
-          ...loc,
-          distribuidora,
-          tarifaId,
-          cnae,
-        }
+        const point = drawPoint(rnd, kit, pick, p)
         points.push(point)
         contracts.push(makeContract(point, client.household, colectivo))
       }
@@ -472,69 +597,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
 
     function makeContract(point: PointDraft, household: boolean, colectivoBase: number): ContractDraft {
       const tarifaId = point.tarifaId
-      // ── powers (kW) ──
-      const powers: (number | null)[] = [null, null, null, null, null, null]
-      if (tarifaId === 1) {
-        const p1 = household
-          ? rnd.weighted([[3.3, 10], [3.45, 18], [4.4, 12], [4.6, 22], [5.5, 10], [5.75, 12], [6.6, 5], [6.9, 6], [8.05, 2], [9.2, 2], [9.9, 1]] as const)
-          : rnd.pick([4.6, 5.75, 6.9, 8.05, 9.2, 9.9] as const)
-        powers[0] = p1
-        powers[1] = rnd.chance(0.8) ? p1 : rnd.pick([3.45, 4.6, 5.75, 6.9, 8.05, 9.9].filter((v) => v !== p1))
-      } else if (tarifaId === 2) {
-        let p: number = rnd.pick([15, 17.32, 20, 25, 30, 34.64, 40, 45, 50, 60, 69.28, 80] as const)
-        for (let i = 0; i < 6; i++) {
-          if (i > 0 && rnd.chance(i === 5 ? 0.45 : 0.15)) p = Math.min(100, round(p + rnd.pick([2.5, 5, 10] as const), 2))
-          powers[i] = p
-        }
-      } else {
-        let p = rnd.int(20, 90) * 5
-        for (let i = 0; i < 6; i++) {
-          if (i > 0 && rnd.chance(i === 5 ? 0.5 : 0.2)) p = Math.min(450, p + rnd.int(1, 6) * 5)
-          powers[i] = p
-        }
-        powers[0] = Math.max(100, powers[0]!)
-      }
-      const maxPower = Math.max(...powers.filter((p): p is number => p !== null))
-
-      // ── prices ──
-      const modalidad: 'fijo' | 'indexado' = rnd.chance(tarifaId === 3 ? 0.6 : household ? 0.15 : 0.35) ? 'indexado' : 'fijo'
-      const energy: (number | null)[] = [null, null, null, null, null, null]
-      let fee: number | null = null
-      if (modalidad === 'indexado') {
-        fee = round(tarifaId === 1 ? between(6, 15) : tarifaId === 2 ? between(4, 10) : between(2, 6), 2)
-      } else if (tarifaId === 1) {
-        if (rnd.chance(0.3)) {
-          const single = round(between(0.125, 0.155), 6)
-          energy[0] = energy[1] = energy[2] = single
-        } else {
-          energy[0] = round(between(0.165, 0.19), 6)
-          energy[1] = round(between(0.135, 0.155), 6)
-          energy[2] = round(between(0.11, 0.125), 6)
-        }
-      } else {
-        let e = tarifaId === 2 ? between(0.17, 0.19) : between(0.15, 0.17)
-        for (let i = 0; i < 6; i++) {
-          energy[i] = round(Math.max(0.11, e), 6)
-          e -= i === 4 ? between(0.01, 0.02) : between(0.005, 0.015)
-        }
-      }
-      const powerPrices: (number | null)[] = [null, null, null, null, null, null]
-      if (tarifaId === 1) {
-        powerPrices[0] = round(between(0.088, 0.108), 6)
-        powerPrices[1] = round(between(0.0035, 0.009), 6)
-      } else {
-        const base = tarifaId === 2 ? [0.0423, 0.0241, 0.0113, 0.0098, 0.0069, 0.004] : [0.072, 0.061, 0.034, 0.026, 0.006, 0.0035]
-        const k = between(1, 1.12)
-        base.forEach((v, i) => (powerPrices[i] = round(v * k, 6)))
-      }
-
-      // ── annual consumption (kWh) ──
-      let consumo: number
-      if (point.cnae === '9820') consumo = Math.min(5500, Math.max(1800, 1800 + ((powers[0]! - 3.3) / 6.6) * 2600 + between(-500, 900)))
-      else if (tarifaId === 1) consumo = between(2500, 14000)
-      else if (tarifaId === 2) consumo = maxPower * between(900, 2600)
-      else consumo = maxPower * between(2500, 5000)
-      consumo = Math.round(consumo / 10) * 10
+      const { powers, modalidad, energy, fee, powerPrices, consumo } = drawSupplyTerms(rnd, point, household)
 
       // ── life cycle: the sign-up day first (a growing business), then where its path stands today ──
       const alta = T - signUpAge()
@@ -638,7 +701,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
         tipoAltaId,
         tipoImpresionId: rnd.weighted([[1, household ? 65 : 80], [2, household ? 17 : 5], [3, household ? 18 : 15]] as const),
         tipoComisionId: agent.tipo_comision_id,
-        iban: rnd.chance(0.95) ? point.client.iban : newIban(),
+        iban: rnd.chance(0.95) ? point.client.iban : kit.newIban(),
         consumoAnual: consumo,
         alta,
         firma,
@@ -712,7 +775,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
       const actual = fixed ? round(energyPrices.reduce((s, v) => s + v, 0) / energyPrices.length, 6) : contract.fee!
       const propuesto = fixed ? round(actual * (1 + between(-0.08, 0.06)), 6) : round(Math.max(2, actual + between(-2, 3)), 2)
       const unit = fixed ? '€/kWh' : '€/MWh'
-      const fmt = (v: number) => v.toLocaleString('es-ES', { minimumFractionDigits: fixed ? 4 : 2, maximumFractionDigits: fixed ? 4 : 2 })
+      const fmt = (v: number) => (fixed ? PRICE_KWH : FEE_MWH).format(v)
       // The window opens 90 days ahead; the offer goes out 20–45 days before the date.
       const opened = fecha - RENEWAL_WINDOW.after
       let changedDay = Math.min(T, opened)

@@ -7,13 +7,17 @@ import { seedAgents } from './seed-agents'
 import { seedBrands } from './seed-brands'
 import { seedBusiness } from './seed-business'
 import { seedFiles } from './seed-files'
+import { seedScale } from './seed-scale'
 import { seedTools } from './seed-tools'
 
 /** The fixed seed of the demo data: every machine gets the same rows. */
 const SEED = 20261121
 
-/** Fills a new database with the demo data; does nothing when it was seeded before. */
-export async function seedIfEmpty(db: Database.Database, opts: { brandsDir: string; today?: Date }): Promise<boolean> {
+/**
+ * Fills a new database with the demo data, topped up to `contractsPerBrand` contracts per brand
+ * when that is more than the demo's (seed-scale.ts); does nothing when it was seeded before.
+ */
+export async function seedIfEmpty(db: Database.Database, opts: { brandsDir: string; today?: Date; contractsPerBrand?: number }): Promise<boolean> {
   if (metaValue(db, 'seeded_at')) return false
   const today = opts.today ?? new Date()
   const rnd = new Random(SEED)
@@ -27,6 +31,7 @@ export async function seedIfEmpty(db: Database.Database, opts: { brandsDir: stri
     seedAdmin(db, rnd, today)
     seedTools(db, rnd, today)
     seedFiles(db, rnd, today)
+    if (opts.contractsPerBrand) seedScale(db, today, opts.contractsPerBrand)
     setMeta(db, 'seeded_at', today.toISOString())
   })()
   return true

@@ -4,6 +4,9 @@ import { accionesPermitidas } from '../../domain/contract-rules'
 import {
   COLECTIVOS,
   ESTADOS,
+  ESTADO_NOMBRES,
+  PROVINCIA_NOMBRES,
+  TARIFA_CODIGOS,
   TIPOS_ALTA,
   TIPOS_COMISION,
   TIPOS_IMPRESION,
@@ -18,32 +21,40 @@ import {
   tarifaById,
   tipoRef,
 } from '../../lib/catalogos'
+import { CATALOG_INDEXES } from '../../db/catalog-indexes'
 import { parseContractCode } from '../../lib/codigos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
-import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
+import type { KeyedJoin } from '../../lib/keyed-page'
+import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery, type PageRequest } from '../../lib/paging'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
 import { situacionPorProvincia } from '../tools/map'
 import { isoDayParam, selectList, visibleContract } from './shared'
 
-export const CONTRACT_FROM = `FROM contratos c
-  JOIN clientes cl ON cl.id = c.cliente_id
-  JOIN puntos_suministro ps ON ps.id = c.punto_suministro_id
-  LEFT JOIN agentes a ON a.id = c.agente_id`
+/** The tables of a contract row: its client and supply point (required), its agent (if any). */
+const CONTRACT_JOINS: Record<'cl' | 'ps' | 'a', Omit<KeyedJoin, 'scope'>> = {
+  cl: { table: 'clientes', on: 'cl.id = c.cliente_id', required: true },
+  ps: { table: 'puntos_suministro', on: 'ps.id = c.punto_suministro_id', required: true },
+  a: { table: 'agentes', on: 'a.id = c.agente_id', required: false },
+}
+
+export const CONTRACT_FROM = `FROM contratos c ${Object.entries(CONTRACT_JOINS)
+  .map(([alias, j]) => `${j.required ? 'JOIN' : 'LEFT JOIN'} ${j.table} ${alias} ON ${j.on}`)
+  .join(' ')}`
 
 /** The contract list's columns: JSON field → SQL, type (filter syntax) and whether sortable/filterable. */
 export const CONTRACT_COLUMNS: ColumnMap = {
   Id: { sql: 'c.id', type: 'number' },
-  CodigoContrato: { sql: 'c.codigo', type: 'text' },
-  Cups: { sql: 'ps.cups', type: 'text' },
+  CodigoContrato: { sql: 'c.codigo', type: 'text', code: true },
+  Cups: { sql: 'ps.cups', type: 'text', code: true },
   Titular: { sql: 'cl.titular', type: 'text' },
-  Nif: { sql: 'cl.nif', type: 'text' },
+  Nif: { sql: 'cl.nif', type: 'text', code: true },
   TipoTitular: { sql: 'cl.tipo', type: 'enum' },
   TarifaId: { sql: 'c.tarifa_id', type: 'enum' },
-  Tarifa: { sql: sqlTarifaCodigo('c.tarifa_id'), type: 'enum' },
+  Tarifa: { sql: sqlTarifaCodigo('c.tarifa_id'), type: 'enum', catalog: { key: 'c.tarifa_id', entries: TARIFA_CODIGOS } },
   Estado: { sql: 'c.estado', type: 'enum' },
-  EstadoNombre: { sql: sqlEstadoNombre('c.estado'), type: 'text' },
+  EstadoNombre: { sql: sqlEstadoNombre('c.estado'), type: 'text', catalog: { key: 'c.estado', entries: ESTADO_NOMBRES } },
   EstadoColor: { sql: sqlEstadoColor('c.estado'), type: 'text', sortable: false, filterable: false },
   MotivoRechazo: { sql: 'c.motivo_rechazo', type: 'text' },
   Modalidad: { sql: 'c.modalidad', type: 'enum' },
@@ -54,27 +65,46 @@ export const CONTRACT_COLUMNS: ColumnMap = {
   FechaProximaRenovacion: { sql: 'c.fecha_proxima_renovacion', type: 'date' },
   AgenteId: { sql: 'c.agente_id', type: 'enum' },
   Agente: { sql: 'a.nombre', type: 'text' },
-  AgenteCodigo: { sql: 'a.codigo', type: 'text' },
+  AgenteCodigo: { sql: 'a.codigo', type: 'text', code: true },
   ProvinciaId: { sql: 'ps.provincia_id', type: 'enum' },
-  Provincia: { sql: sqlProvinciaNombre('ps.provincia_id'), type: 'text' },
+  Provincia: { sql: sqlProvinciaNombre('ps.provincia_id'), type: 'text', catalog: { key: 'ps.provincia_id', entries: PROVINCIA_NOMBRES, index: CATALOG_INDEXES.puntosProvincia.name } },
   Municipio: { sql: 'ps.municipio', type: 'text' },
-  CodigoPostal: { sql: 'ps.codigo_postal', type: 'text' },
+  CodigoPostal: { sql: 'ps.codigo_postal', type: 'text', code: true },
   Distribuidora: { sql: 'ps.distribuidora_nombre', type: 'text' },
-  Cnae: { sql: 'c.cnae', type: 'text' },
+  Cnae: { sql: 'c.cnae', type: 'text', code: true },
   PotenciaP1: { sql: 'c.potencia_p1', type: 'number' },
   PotenciaP2: { sql: 'c.potencia_p2', type: 'number' },
   ConsumoAnual: { sql: 'c.consumo_anual_kwh', type: 'number' },
 }
 
-function contractList(scope: Scope): ListQuery {
+/**
+ * The contract list of a scope. A sort or filter by the agent's name or code looks the agents
+ * of the brand up first (a few dozen), so it needs no join per contract.
+ */
+function contractList(db: Database.Database, scope: Scope, page: PageRequest): ListQuery {
   const { where, params } = scopeConditions(scope)
+  let columns = CONTRACT_COLUMNS
+  const agentColumns = (['Agente', 'AgenteCodigo'] as const).filter((c) => page.sortColumn === c || page.filters.some((f) => f.column === c))
+  if (agentColumns.length) {
+    const agents = db.prepare('SELECT id, nombre, codigo FROM agentes WHERE marca_id = ?').all(scope.marcaId) as { id: number; nombre: string; codigo: string }[]
+    columns = { ...columns }
+    for (const column of agentColumns) {
+      const field = column === 'Agente' ? 'nombre' : 'codigo'
+      columns[column] = { ...columns[column]!, catalog: { key: 'c.agente_id', entries: agents.map((a) => [a.id, a[field]]) } }
+    }
+  }
+  const brand = (alias: string) => ({ condition: `${alias}.marca_id = ?`, params: [scope.marcaId] })
   return {
     select: `${selectList(CONTRACT_COLUMNS)} ${CONTRACT_FROM}`,
     from: CONTRACT_FROM,
     where,
     whereParams: params,
-    columns: CONTRACT_COLUMNS,
+    columns,
     defaultOrder: 'c.fecha_alta DESC, c.codigo DESC',
+    keyed: {
+      base: { table: 'contratos', alias: 'c', key: 'c.id', keyField: 'Id' },
+      joins: { cl: { ...CONTRACT_JOINS.cl, scope: brand('cl') }, ps: { ...CONTRACT_JOINS.ps, scope: brand('ps') }, a: CONTRACT_JOINS.a },
+    },
   }
 }
 
@@ -142,7 +172,7 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
   app.get('/api/contract', async (request) => {
     const scope = callerScope(db, request)
     const page = parsePageRequest(request.query as Record<string, unknown>, CONTRACT_COLUMNS)
-    return pagedList(db, contractList(scope), page)
+    return pagedList(db, contractList(db, scope, page), page)
   })
 
   app.get('/api/contract/export', async (request, reply) => {
@@ -152,7 +182,7 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
       fileName: exportFileName('contratos', new Date(now())),
       sheetName: 'Contratos',
       columns: EXPORT_COLUMNS,
-      rows: iterateList<ContractListRow>(db, contractList(scope), page),
+      rows: iterateList<ContractListRow>(db, contractList(db, scope, page), page),
     })
   })
 
