@@ -35,10 +35,12 @@ import { adminSessionRoutes } from './session/admin-session-routes'
 import { AuthService } from './session/auth-service'
 import { passwordRoutes } from './session/password-routes'
 import { authRoutes } from './session/auth-routes'
+import { CachedSessionStore } from './session/session-cache'
 import { SessionGate } from './session/session-gate'
 import type { SessionStore } from './session/session-store'
 import { openStores } from './stores'
 import { clientAssets, readBuildId } from './web/client-assets'
+import { responseCompression } from './web/compression'
 
 export interface AppDeps {
   /** Replaces the embedded SQLite session store (tests, Redis). */
@@ -88,9 +90,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const { sessions, menus: menuStore, attempts } = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore }, app.log)
+  const { menus: menuStore, attempts } = stores
+  const sessions =
+    config.sessionCacheMs > 0
+      ? new CachedSessionStore(stores.sessions, { ttlMs: config.sessionCacheMs, absoluteMs: config.sessionAbsoluteTimeoutMs, now: deps.now })
+      : stores.sessions
   const metrics = new BffMetrics(sessions)
-  const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs, metrics.observeUpstream)
+  const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs, metrics.observeUpstream, config.upstreamConnections)
   const auth = new AuthService(upstream, sessions, deps.now)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
   const menus = new MenuService(menuStore, defaultMenu)
@@ -100,6 +107,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
 
+  // First, so refusals (wrong host, CSRF, overload) carry the protections too.
+  await securityHeaders(app, { production: config.production })
   app.addHook('onRequest', hostCheck({ production: config.production, brands, allowedHosts: config.allowedHosts }))
   app.addHook('onRequest', async (request, reply) => {
     request.brand = brands.resolve(request.host)
@@ -134,7 +143,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(underPressure, overloadOptions(config.overload, app.log))
   await app.register(metricsPlugin, { metrics, access: { token: config.metricsToken, production: config.production } })
-  await securityHeaders(app, { production: config.production })
+  await responseCompression(app)
   await app.register(fastifyCookie)
   await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })

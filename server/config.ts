@@ -15,11 +15,15 @@ const EnvSchema = Type.Object({
   /** Base URL of the business API; unset means the embedded reference API. */
   UPSTREAM_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 15000 }),
+  /** Keep-alive connections to the upstream at most: below the concurrent requests, calls queue for one. */
+  UPSTREAM_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 10000, default: 256 }),
   /** Port of the embedded reference API when UPSTREAM_URL is unset (0 = any free port). */
   REFERENCE_API_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   COMPARADOR_URL: Type.String({ pattern: '^https://[^\\s]+$', default: 'https://comparador.energiaverde.es' }),
   SESSION_IDLE_TIMEOUT_S: Type.Integer({ minimum: 60, default: 1800 }),
   SESSION_ABSOLUTE_TIMEOUT_S: Type.Integer({ minimum: 300, default: 43200 }),
+  /** How long a session read from the store is reused from memory (0 = every request reads the store). */
+  SESSION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 10000, default: 2000 }),
   /** Failed sign-ins of one account, and from one address, within the window before sign-in is refused. */
   SIGNIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   SIGNIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, maximum: 100000, default: 20 }),
@@ -59,10 +63,12 @@ export interface Config {
   logLevel: string
   upstreamUrl: string | undefined
   upstreamTimeoutMs: number
+  upstreamConnections: number
   referenceApiPort: number
   comparadorUrl: string
   sessionIdleTimeoutMs: number
   sessionAbsoluteTimeoutMs: number
+  sessionCacheMs: number
   signInThrottle: { maxPerAccount: number; maxPerIp: number; windowMs: number }
   apiBodyLimitBytes: number
   trustProxy: boolean
@@ -80,9 +86,11 @@ const validator = Compile(EnvSchema)
 const numeric = new Set([
   'PORT',
   'UPSTREAM_TIMEOUT_MS',
+  'UPSTREAM_CONNECTIONS',
   'REFERENCE_API_PORT',
   'SESSION_IDLE_TIMEOUT_S',
   'SESSION_ABSOLUTE_TIMEOUT_S',
+  'SESSION_CACHE_MS',
   'SIGNIN_MAX_FAILURES_PER_ACCOUNT',
   'SIGNIN_MAX_FAILURES_PER_IP',
   'SIGNIN_THROTTLE_WINDOW_S',
@@ -122,10 +130,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     upstreamUrl: e.UPSTREAM_URL?.replace(/\/+$/, ''),
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamConnections: e.UPSTREAM_CONNECTIONS,
     referenceApiPort: e.REFERENCE_API_PORT,
     comparadorUrl: e.COMPARADOR_URL.replace(/\/+$/, ''),
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_S * 1000,
     sessionAbsoluteTimeoutMs: e.SESSION_ABSOLUTE_TIMEOUT_S * 1000,
+    sessionCacheMs: e.SESSION_CACHE_MS,
     signInThrottle: { maxPerAccount: e.SIGNIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: e.SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.SIGNIN_THROTTLE_WINDOW_S * 1000 },
     apiBodyLimitBytes: e.API_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: e.TRUST_PROXY,

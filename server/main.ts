@@ -1,8 +1,8 @@
 import { buildApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
+import { asyncStdout } from './ops/log-destination'
 import { startTracing } from './ops/tracing'
-import { buildReferenceApi } from './reference-api/app'
-import { loadReferenceApiConfig } from './reference-api/config'
+import type { ReferenceApi } from './reference-api/app'
 
 /** Reads config, starts the embedded reference API when no upstream is set, builds the BFF, listens, shuts down gracefully. */
 async function main() {
@@ -20,13 +20,17 @@ async function main() {
   // Before anything else, so the first requests are traced; unset, the SDK is not even loaded.
   const tracing = config.otelEndpoint ? await startTracing(config.otelEndpoint) : undefined
 
-  let embedded: Awaited<ReturnType<typeof buildReferenceApi>> | undefined
+  let embedded: ReferenceApi | undefined
   if (!config.upstreamUrl) {
+    // Loaded only when used: in front of a real upstream its modules (PDF, spreadsheets, maps)
+    // would only fill the heap the garbage collector walks.
+    const { buildReferenceApi } = await import('./reference-api/app')
+    const { loadReferenceApiConfig } = await import('./reference-api/config')
     embedded = await buildReferenceApi(loadReferenceApiConfig({ ...process.env, DATA_DIR: config.dataDir }))
     config = { ...config, upstreamUrl: await embedded.app.listen({ host: '127.0.0.1', port: config.referenceApiPort }) }
   }
 
-  const app = await buildApp(config, { tracing })
+  const app = await buildApp(config, { tracing, logStream: asyncStdout() })
   await app.listen({ host: config.host, port: config.port })
   app.log.info({ event: 'started', upstream: embedded ? 'embedded reference API' : config.upstreamUrl }, `Portal listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`)
 

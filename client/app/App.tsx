@@ -1,14 +1,15 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { PrimeReactProvider } from 'primereact/api'
 import { ProgressSpinner } from 'primereact/progressspinner'
-import { useEffect, useMemo, useState } from 'react'
-import { RouterProvider } from 'react-router-dom'
+import { useEffect, useState } from 'react'
+import { BrowserRouter } from 'react-router-dom'
 import { createQueryClient } from '../api/query-client'
 import { useManifest } from '../auth/manifest'
 import { recheckSession } from '../auth/session-actions'
 import { getLanguage } from '../i18n/i18n'
 import { startBuildCheck } from './build-check'
-import { createRouter } from './router'
+import { preloadPagesFor } from './pages'
+import { AppRoutes } from './router'
 import { applyBrand } from './theme'
 import { ToastHost } from './ToastHost'
 
@@ -24,17 +25,20 @@ const primeValue = {
   pt: { dropdown: { select: { 'aria-hidden': true } }, checkbox: { root: { role: undefined, 'aria-label': undefined } } },
 }
 
-/** Loads the manifest, applies the brand, then builds the router from the manifest's routes. */
+/** Loads the manifest, applies the brand, then draws the routes the manifest lists. */
 function ManifestGate() {
   const { data: manifest, isError, refetch } = useManifest()
   const client = useQueryClient()
   const routes = manifest?.routes
-  const router = useMemo(() => (routes ? createRouter(routes) : null), [routes])
-  const [themed, setThemed] = useState(false)
+  const [ready, setReady] = useState(false)
 
-  // The first paint waits for the brand's theme, so no unstyled page flashes.
+  // The first paint waits for the brand's theme, so no unstyled page flashes, and for the
+  // page's code, so no second spinner follows this one. A chunk that fails to load is left to
+  // the route's error boundary (a stale build reloads).
   useEffect(() => {
-    if (manifest) void applyBrand(manifest.brand).then(() => setThemed(true))
+    if (!manifest) return
+    const pages = preloadPagesFor(window.location.pathname, manifest.authenticated).catch(() => undefined)
+    void Promise.all([applyBrand(manifest.brand), pages]).then(() => setReady(true))
   }, [manifest?.brand])
 
   useEffect(() => {
@@ -51,24 +55,28 @@ function ManifestGate() {
     return () => document.removeEventListener('visibilitychange', onVisible)
   }, [client])
 
-  if (isError) {
-    return (
-      <div className="boot-error" role="alert">
-        <p>No se ha podido conectar con el portal.</p>
-        <button type="button" className="p-button" onClick={() => void refetch()}>
-          Reintentar
-        </button>
-      </div>
-    )
-  }
-  if (!router || !themed) {
-    return (
-      <div className="boot-loading" role="status" aria-label="Cargando">
-        <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />
-      </div>
-    )
-  }
-  return <RouterProvider router={router} />
+  const drawn = !!routes && ready
+  return (
+    <>
+      <ToastHost pageDrawn={drawn || isError} />
+      {isError ? (
+        <div className="boot-error" role="alert">
+          <p>No se ha podido conectar con el portal.</p>
+          <button type="button" className="p-button" onClick={() => void refetch()}>
+            Reintentar
+          </button>
+        </div>
+      ) : drawn ? (
+        <BrowserRouter>
+          <AppRoutes routes={routes} />
+        </BrowserRouter>
+      ) : (
+        <div className="boot-loading" role="status" aria-label="Cargando">
+          <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />
+        </div>
+      )}
+    </>
+  )
 }
 
 export function App() {
@@ -76,7 +84,6 @@ export function App() {
   return (
     <PrimeReactProvider value={primeValue}>
       <QueryClientProvider client={client}>
-        <ToastHost />
         <ManifestGate />
       </QueryClientProvider>
     </PrimeReactProvider>

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { ProgressSpinner } from 'primereact/progressspinner'
 import { ApiError } from '../api/client'
 import { Navigate, useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
@@ -8,6 +7,7 @@ import { hasPermission, useLoadedManifest } from '../auth/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ScreenPage } from '../renderer/ScreenPage'
 import { ErrorView, NotFoundPage } from './ErrorPage'
+import { PageLoading } from './PageLoading'
 import { ROUTE_CHECKS, runRouteCheck, UnknownRouteCheckError } from './route-checks'
 
 /**
@@ -36,11 +36,7 @@ export function RoutePage({ route }: { route: RouteDef }) {
   }
   if (route.check) {
     if (check.isPending) {
-      return (
-        <div className="page-loading" role="status" aria-label={t('app.loading')}>
-          <ProgressSpinner strokeWidth="4" style={{ width: 40, height: 40 }} />
-        </div>
-      )
+      return <PageLoading />
     }
     if (check.isError) {
       const err = check.error

@@ -1,19 +1,36 @@
-import { ConfirmDialog } from 'primereact/confirmdialog'
-import { Toast } from 'primereact/toast'
-import { useEffect, useRef } from 'react'
-import { registerToastSink } from '../api/toast'
+import { lazy, Suspense, useEffect, useState } from 'react'
+import { onToastWaiting } from '../api/toast'
 
-/** Mounts the PrimeReact Toast that the one toast path (api/toast.ts) writes to, and the confirmation dialog actions use. */
-export function ToastHost() {
-  const ref = useRef<Toast>(null)
+const ToastView = lazy(() => import('./ToastView'))
+
+/**
+ * Mounts the toast view without holding up the first paint: its code (Toast, transitions,
+ * icons) loads once the first page has been drawn (`pageDrawn`), or at once when a message is
+ * already waiting. Loading it then rather than on the first message means it is there even
+ * when the network is not.
+ */
+export function ToastHost({ pageDrawn }: { pageDrawn: boolean }) {
+  const [wanted, setWanted] = useState(false)
   useEffect(() => {
-    registerToastSink((m) => ref.current?.show(m))
-    return () => registerToastSink(null)
+    onToastWaiting(() => setWanted(true))
+    return () => onToastWaiting(null)
   }, [])
+  useEffect(() => {
+    if (!pageDrawn || wanted) return
+    // The frame after the page's first paint.
+    let timer = 0
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setWanted(true), 0)
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      window.clearTimeout(timer)
+    }
+  }, [pageDrawn, wanted])
+  if (!wanted) return null
   return (
-    <>
-      <Toast ref={ref} position="top-right" />
-      <ConfirmDialog style={{ width: '25vw' }} breakpoints={{ '960px': '60vw', '641px': '95vw' }} />
-    </>
+    <Suspense fallback={null}>
+      <ToastView />
+    </Suspense>
   )
 }

@@ -4,6 +4,10 @@ import '../styles/layout.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { preloadPagesFor } from './pages'
+
+// The page's code downloads while the manifest is fetched.
+void preloadPagesFor(window.location.pathname).catch(() => undefined)
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,16 +1,13 @@
-import type { ComponentType } from 'react'
-import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router-dom'
+import { Suspense, useMemo, type ComponentType } from 'react'
+import { matchRoutes, Navigate, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
-import { LoginPage } from '../auth/LoginPage'
 import { useLoadedManifest } from '../auth/manifest'
-import { RecoveryPage } from '../auth/RecoveryPage'
-import { ResetPasswordPage } from '../auth/ResetPasswordPage'
 import { AuthLayout } from '../layouts/AuthLayout'
-import { DefaultLayout } from '../layouts/DefaultLayout'
 import { AppErrorBoundary } from './AppErrorBoundary'
 import { ErrorRoutePage, NotFoundPage } from './ErrorPage'
 import { NavigationWatch } from './NavigationWatch'
-import { RoutePage } from './RoutePage'
+import { PageLoading } from './PageLoading'
+import { DefaultLayout, LoginPage, RecoveryPage, ResetPasswordPage, RoutePage } from './pages'
 
 /** Public pages are client code; every other route renders its screen from the BFF. */
 const PUBLIC_PAGES: Record<string, ComponentType> = {
@@ -47,19 +44,21 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
   return [
     {
       element: (
-        <>
+        <AppErrorBoundary>
           <NavigationWatch />
-          <Outlet />
-        </>
+          {/* Pages load their chunk on first use (see pages.ts). */}
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </AppErrorBoundary>
       ),
-      errorElement: <AppErrorBoundary />,
       children: [
         {
           element: <AuthLayout />,
           children: [
             ...publicRoutes.map((r) => {
               const Page = PUBLIC_PAGES[r.screen]
-              return { path: toRouterPath(r.path), element: Page ? <Page /> : <UnknownPath />, handle: { route: r } }
+              return { path: toRouterPath(r.path), element: Page ? <Page /> : <UnknownPath /> }
             }),
             // Unmatched routes are reachable without sign-in (spec §5): the 404 page.
             { path: '*', element: <UnknownPath /> },
@@ -70,7 +69,6 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
           children: protectedRoutes.map((r) => ({
             path: toRouterPath(r.path),
             element: <RoutePage key={r.path} route={r} />,
-            handle: { route: r },
           })),
         },
       ],
@@ -78,7 +76,22 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
   ]
 }
 
-export function createRouter(routes: RouteDef[]) {
-  return createBrowserRouter(buildRoutes(routes))
+/**
+ * The app's routes from the manifest, in React Router's declarative mode (inside the
+ * <BrowserRouter> of App.tsx): the app uses no loaders or actions, and this mode is half the
+ * code of the data router on every page's first load.
+ */
+export function AppRoutes({ routes }: { routes: RouteDef[] }) {
+  const tree = useMemo(() => buildRoutes(routes), [routes])
+  return useRoutes(tree)
 }
 
+/** The manifest route drawn at `pathname` (the breadcrumb's fallback title), if any. */
+export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
+  const matches = matchRoutes(
+    routes.map((r) => ({ path: toRouterPath(r.path), id: r.path })),
+    pathname,
+  )
+  const id = matches?.[matches.length - 1]?.route.id
+  return routes.find((r) => r.path === id)
+}

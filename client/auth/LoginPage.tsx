@@ -2,13 +2,15 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
-import { Password } from 'primereact/password'
-import { useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
 import { ApiError } from '../api/client'
 import { errorText } from '../api/errors'
+import { whenIdle } from '../app/lazy-component'
+import { preloadSignedIn } from '../app/pages'
 import { useI18n } from '../i18n/i18n'
 import { useLoadedManifest } from './manifest'
+import { PasswordInput } from './PasswordInput'
 import { safeRedirect } from './safe-redirect'
 import { signIn } from './session-actions'
 
@@ -24,6 +26,9 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false)
   const signedInHere = useRef(false)
 
+  // The signed-in app's code downloads while the user types, so signing in waits for the server only.
+  useEffect(() => whenIdle(() => void preloadSignedIn().catch(() => undefined)), [])
+
   // Spec §4: an authenticated user opening the login page goes to the root path.
   if (manifest.authenticated && !signedInHere.current) return <Navigate to="/" replace />
 
@@ -35,6 +40,8 @@ export function LoginPage() {
     }
     setBusy(true)
     setError(null)
+    // Already there unless the form was sent at once; then it downloads while the credentials are checked.
+    void preloadSignedIn().catch(() => undefined)
     try {
       signedInHere.current = true
       await signIn(client, username.trim(), password)
@@ -65,13 +72,11 @@ export function LoginPage() {
       </div>
       <div className="field">
         <label htmlFor="login-password">{t('auth.login.password')}</label>
-        <Password
-          inputId="login-password"
+        <PasswordInput
+          id="login-password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => setPassword(e.target.value)}
-          feedback={false}
-          toggleMask
           invalid={!!error && !password}
         />
       </div>

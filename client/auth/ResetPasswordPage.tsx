@@ -1,12 +1,12 @@
 import { Button } from 'primereact/button'
 import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
-import { Password } from 'primereact/password'
 import { useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
 import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
+import { PasswordInput } from './PasswordInput'
 
 /** Reset: email and token from the mailed link, then a new password (`api/auth/change-password`). */
 export function ResetPasswordPage() {
@@ -54,11 +54,11 @@ export function ResetPasswordPage() {
       </div>
       <div className="field">
         <label htmlFor="reset-password">{t('auth.reset.password')}</label>
-        <Password inputId="reset-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} toggleMask feedback={false} />
+        <PasswordInput id="reset-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       </div>
       <div className="field">
         <label htmlFor="reset-confirm">{t('auth.reset.confirm')}</label>
-        <Password inputId="reset-confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} toggleMask feedback={false} />
+        <PasswordInput id="reset-confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
       </div>
       {done ? (
         <Link to="/auth/login" className="p-button auth-submit auth-link-button">

@@ -11,6 +11,8 @@ export const en: Record<MessageKey, string> = {
   'auth.login.submit': 'Sign in',
   'auth.login.forgot': 'Forgot your password?',
   'auth.login.required': 'Enter your e-mail and password.',
+  'auth.password.show': 'Show password',
+  'auth.password.hide': 'Hide password',
   'auth.recovery.title': 'Password recovery',
   'auth.recovery.subtitle': 'We will send you a link to choose a new password.',
   'auth.recovery.email': 'E-mail',

@@ -10,6 +10,8 @@ export const es = {
   'auth.login.submit': 'Entrar',
   'auth.login.forgot': '¿Has olvidado tu contraseña?',
   'auth.login.required': 'Introduce tu correo y tu contraseña.',
+  'auth.password.show': 'Mostrar contraseña',
+  'auth.password.hide': 'Ocultar contraseña',
   'auth.recovery.title': 'Recuperar contraseña',
   'auth.recovery.subtitle': 'Te enviaremos un enlace para elegir una nueva contraseña.',
   'auth.recovery.email': 'Correo electrónico',

@@ -1,5 +1,6 @@
-import { Link, useLocation, useMatches, useParams } from 'react-router-dom'
-import type { Manifest, RouteDef } from '../../schemas/manifest'
+import { Link, useLocation, useParams } from 'react-router-dom'
+import type { Manifest } from '../../schemas/manifest'
+import { routeAt } from '../app/router'
 import { useI18n } from '../i18n/i18n'
 import { menuTrail } from './menu-trail'
 
@@ -8,8 +9,7 @@ export function Breadcrumb({ manifest }: { manifest: Manifest }) {
   const { t, l } = useI18n()
   const location = useLocation()
   const params = useParams()
-  const matches = useMatches()
-  const route = [...matches].reverse().map((m) => (m.handle as { route?: RouteDef } | undefined)?.route).find(Boolean)
+  const route = routeAt(manifest.routes, location.pathname)
   const trail = menuTrail(manifest.menu, location.pathname)
   const crumbs: { label: string; to?: string }[] = trail.map((e) => ({ label: l(e.label), to: e.to }))
   if (trail.length === 0 && route && route.path !== '/') {

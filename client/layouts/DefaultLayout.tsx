@@ -1,3 +1,4 @@
+import { ConfirmDialog } from 'primereact/confirmdialog'
 import { useEffect, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { useLoadedManifest } from '../auth/manifest'
@@ -60,6 +61,8 @@ export function DefaultLayout() {
       </div>
       <ConfigSidebar visible={settingsOpen} onHide={() => setSettingsOpen(false)} />
       <ContractCodeDialog visible={contractDialog} onDone={() => setContractDialog(false)} />
+      {/* The one confirmation dialog the signed-in screens' actions open (confirmDialog()). */}
+      <ConfirmDialog style={{ width: '25vw' }} breakpoints={{ '960px': '60vw', '641px': '95vw' }} />
     </div>
   )
 }

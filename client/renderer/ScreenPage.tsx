@@ -9,12 +9,19 @@ import { useLoadedManifest } from '../auth/manifest'
 import { ErrorView } from '../app/ErrorPage'
 import { useI18n } from '../i18n/i18n'
 import { RenderContext } from './context'
+import { preloadScreenCode } from './registry'
 import { ScreenRenderer } from './ScreenRenderer'
 
+/** A screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
 export function useScreen(id: string) {
   return useQuery({
     queryKey: ['screen', id],
-    queryFn: () => api.get<ScreenFile>(`/bff/screens/${id}`),
+    queryFn: async () => {
+      const screen = await api.get<ScreenFile>(`/bff/screens/${id}`)
+      // A chunk that fails to load fails again on render, where the error boundary deals with it.
+      await preloadScreenCode(screen.root).catch(() => undefined)
+      return screen
+    },
     staleTime: 5_000,
   })
 }

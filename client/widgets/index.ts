@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import type { ComponentType } from 'react'
+import { lazyComponent, type LazyComponent } from '../app/lazy-component'
 
 /**
  * Hand-written widgets, for what screen data cannot describe. Each lives in its own folder
@@ -7,7 +8,6 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
  */
 const modules = import.meta.glob<{ default: ComponentType<Record<string, unknown>> }>('./*/index.tsx')
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WIDGETS: Record<string, LazyExoticComponent<ComponentType<any>>> = Object.fromEntries(
-  Object.entries(modules).map(([file, load]) => [file.split('/')[1]!, lazy(load)]),
+export const WIDGETS: Record<string, LazyComponent<Record<string, unknown>>> = Object.fromEntries(
+  Object.entries(modules).map(([file, load]) => [file.split('/')[1]!, lazyComponent(() => load().then((m) => m.default))]),
 )

@@ -16,9 +16,14 @@ const BLOCKED_API_PATHS = new Set<string>(Object.values(UPSTREAM_AUTH_PATHS))
 /** Headers a browser may not choose: the BFF sets its own (trace context too, when tracing is on). */
 const STRIPPED = /^(cookie|authorization|x-brand-domain|x-request-id|x-csrf|x-forwarded-.*|forwarded|x-real-ip|traceparent|tracestate|baggage)$/i
 
+/** A path nothing can change but case and a trailing slash: no escapes, backslashes, empty or dot segments. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*)*\/?$/
+
 /** The path as the upstream will understand it: decoded, dot segments resolved, single slashes, no trailing slash, lower case. */
 export function canonicalApiPath(url: string): string {
   const raw = url.split('?', 1)[0] ?? ''
+  // The common case, on every proxied request: skip the decoding and URL parsing below.
+  if (PLAIN_PATH.test(raw)) return raw.replace(/\/+$/, '').toLowerCase()
   let decoded = raw
   try {
     decoded = decodeURIComponent(raw)

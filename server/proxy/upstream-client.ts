@@ -57,9 +57,11 @@ export class UpstreamClient {
     readonly baseUrl: string,
     readonly timeoutMs: number,
     readonly observer?: UpstreamObserver,
+    /** UPSTREAM_CONNECTIONS: at least the concurrent requests expected, or calls queue for a connection. */
+    connections = 256,
   ) {
     this.pool = new Pool(baseUrl, {
-      connections: 256,
+      connections,
       pipelining: 1,
       keepAliveTimeout: 60_000,
       headersTimeout: timeoutMs,

@@ -25,22 +25,25 @@ const isIp = (name: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.star
  * The host names this portal answers: in production `portal.<Domain>` of each brand plus
  * ALLOWED_HOSTS; outside production also localhost, `*.localhost` (the brands' e2e hosts) and
  * IP literals. Anything else would let a foreign name (DNS rebinding, a cache keyed on Host,
- * links built from Host) reach the portal.
+ * links built from Host) reach the portal. The named hosts are gathered once, not per request.
  */
-export function hostAllowed(host: string | undefined, policy: HostPolicy): boolean {
-  const name = hostName(host)
-  if (!name) return false
+export function hostAllowlist(policy: HostPolicy): (host: string | undefined) => boolean {
   const named = new Set([...policy.brands.all.map((b) => `portal.${b.Domain.toLowerCase()}`), ...policy.allowedHosts.map(hostName)])
-  if (named.has(name)) return true
-  if (policy.production) return false
-  return name === 'localhost' || name.endsWith('.localhost') || isIp(name)
+  return (host) => {
+    const name = hostName(host)
+    if (!name) return false
+    if (named.has(name)) return true
+    if (policy.production) return false
+    return name === 'localhost' || name.endsWith('.localhost') || isIp(name)
+  }
 }
 
 /** An onRequest hook refusing other host names with 421 Misdirected Request, before anything else runs. */
 export function hostCheck(policy: HostPolicy): onRequestAsyncHookHandler {
+  const allowed = hostAllowlist(policy)
   return async (request, reply) => {
     if (ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return
-    if (hostAllowed(request.host, policy)) return
+    if (allowed(request.host)) return
     request.log.warn({ event: 'host_refused', host: String(request.host).slice(0, 100) }, 'request for a host this portal does not serve')
     return sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
   }

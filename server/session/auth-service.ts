@@ -15,7 +15,7 @@ export const UPSTREAM_AUTH_PATHS = {
 } as const
 
 /** A token this close to its `exp` is refreshed before use. */
-const EXPIRY_SKEW_S = 20
+export const EXPIRY_SKEW_S = 20
 
 const isTokenPair = Compile(TokenPair)
 const isSessionUser = Compile(SessionUser)

@@ -15,9 +15,16 @@ export function readBuildId(clientDist: string): string {
   return 'dev'
 }
 
+/** Hashed file names: a new build gets new names, so these never change under their URL. */
+const HASHED_DIR = `assets${path.sep}`
+/** The build writes `.br` and `.gz` next to each text file; they are served in its place, never by their own name. */
+const COMPRESSED_VARIANT = /\.(br|gz)$/
+
 /**
- * Serves the built SPA: hashed assets cached for a year, everything else revalidated; any
- * other browser navigation gets index.html so the client router can answer (its 404 page too).
+ * Serves the built SPA: hashed assets cached for a year, everything else revalidated; the
+ * build's brotli or gzip copy when the browser accepts it (dynamic answers, index.html
+ * included, are compressed by ./compression.ts); any other browser navigation gets
+ * index.html so the client router can answer (its 404 page too).
  */
 export async function clientAssets(app: FastifyInstance, opts: { clientDist: string }) {
   const indexFile = path.join(opts.clientDist, 'index.html')
@@ -32,9 +39,11 @@ export async function clientAssets(app: FastifyInstance, opts: { clientDist: str
       wildcard: true,
       redirect: false,
       serveDotFiles: false,
+      preCompressed: true,
+      allowedPath: (pathName) => !COMPRESSED_VARIANT.test(pathName),
       setHeaders(res, filePath) {
         const rel = path.relative(opts.clientDist, filePath)
-        res.header('cache-control', rel.startsWith(`assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache')
+        res.header('cache-control', rel.startsWith(HASHED_DIR) ? 'public, max-age=31536000, immutable' : 'no-cache')
       },
     })
   }
@@ -47,7 +56,8 @@ export async function clientAssets(app: FastifyInstance, opts: { clientDist: str
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url
-    if (url.startsWith('/api/') || url.startsWith('/bff/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    // A missing build file is a 404, not the app: a stale page asking for an old chunk must see the failure.
+    if (url.startsWith('/api/') || url.startsWith('/bff/') || url.startsWith('/assets/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return sendError(reply, 404, MESSAGES.notFound)
     }
     if (!indexHtml) return sendError(reply, 404, 'El cliente no está compilado: ejecuta `npm run build`.')

@@ -1,6 +1,7 @@
 import Fastify from 'fastify'
 import { SignJWT } from 'jose'
 import type { IncomingHttpHeaders } from 'node:http'
+import { gzipSync } from 'node:zlib'
 
 export interface RecordedRequest {
   method: string
@@ -24,6 +25,10 @@ export interface FakeUpstream {
   validTokens: Set<string>
   close(): Promise<void>
 }
+
+/** The answer of GET /api/gzipped: JSON, gzip-compressed by the upstream itself. */
+export const GZIPPED_JSON = JSON.stringify({ rows: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `fila ${i}` })) })
+const GZIPPED_ANSWER = gzipSync(GZIPPED_JSON)
 
 const secret = new TextEncoder().encode('fake-upstream-secret-fake-upstream-secret')
 const USER = {
@@ -93,6 +98,8 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   })
   app.all('/api/auth/request-change-password', async () => ({ message: 'ok' }))
   app.all('/api/echo/*', async (request) => ({ method: request.method, url: request.url, headers: request.headers, body: request.body ?? null }))
+  // An upstream that compresses its own answers: the BFF must pass them on as they are.
+  app.get('/api/gzipped', async (_request, reply) => reply.header('content-encoding', 'gzip').type('application/json').send(GZIPPED_ANSWER))
   app.all('/api/protected', async (request, reply) => {
     if (!state.validTokens.has(bearer(request.headers))) return reply.code(401).send('Token no válido')
     return { ok: true }

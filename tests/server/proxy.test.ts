@@ -1,5 +1,6 @@
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { canonicalApiPath } from '../../server/proxy/api-proxy'
 import { signedInBffOverFake, type SignedInBff } from '../helpers/bff'
 import type { FakeUpstream } from '../helpers/fake-upstream'
 
@@ -86,4 +87,36 @@ describe('/api/* forwarding', () => {
       expect(upstream.requests).toHaveLength(0)
     },
   )
+})
+
+describe('canonicalApiPath', () => {
+  /** What the upstream will make of a path, the long way: decode, resolve, collapse slashes. */
+  const longWay = (url: string) => {
+    const raw = url.split('?', 1)[0]!
+    let decoded = raw
+    try {
+      decoded = decodeURIComponent(raw)
+    } catch {
+      // as sent
+    }
+    return new URL(decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/'), 'http://x').pathname.replace(/\/+$/, '').toLowerCase()
+  }
+
+  it.each([
+    '/api/utility/prueba-carga',
+    '/api/Contract/ID?codigo=EV-2026-000246',
+    '/api/auth/login/',
+    '/api/auth/login.',
+    '/api/a_b~c/d-e.f/',
+    '/api//auth/session',
+    '/api/x/../auth/login',
+    '/api/./auth/refresh',
+    '/api/auth/%6Cogin',
+    '/api/auth\\logout',
+    '/api/.well-known/x',
+    '/api/%zz',
+    '/',
+  ])('%s: the quick path for plain paths agrees with the long way', (url) => {
+    expect(canonicalApiPath(url)).toBe(longWay(url))
+  })
 })

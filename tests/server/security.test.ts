@@ -274,6 +274,24 @@ describe('security headers', () => {
       expect(res.headers['content-security-policy']).toMatch(/upgrade-insecure-requests/)
     })
   })
+
+  it('sends them on every kind of answer: proxied, refused, not found, static', async () => {
+    await withBff({}, async (bff) => {
+      const cookie = await signIn(bff, ADMIN)
+      const answers: [string, request.Response][] = [
+        ['proxied', await request(bff.app.server).get('/api/utility/prueba-carga').set('Cookie', cookie).expect(200)],
+        ['no session', await request(bff.app.server).get('/api/utility/prueba-carga').expect(401)],
+        ['no CSRF header', await request(bff.app.server).post('/bff/auth/logout').expect(403)],
+        ['not found', await request(bff.app.server).get('/bff/no-existe').expect(404)],
+        ['brand artwork', await request(bff.app.server).get('/favicon.ico').expect(200)],
+      ]
+      for (const [what, res] of answers) {
+        expect(String(res.headers['content-security-policy']), what).toMatch(/^default-src 'self';/)
+        expect(res.headers['x-frame-options'], what).toBe('DENY')
+        expect(res.headers['cross-origin-resource-policy'], what).toBe('same-origin')
+      }
+    })
+  })
 })
 
 describe('body limits and validation', () => {

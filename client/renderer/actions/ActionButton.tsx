@@ -1,15 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { useState } from 'react'
+import { Suspense, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
+import { lazyComponent } from '../../app/lazy-component'
 import { useI18n } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
-import { FormDialog } from './FormDialog'
 import { RevealDialog } from './RevealDialog'
 import { ViewDialog } from './ViewDialog'
 import { runAction } from './run-action'
+
+/** The form machinery (fields, calendars, validators) loads with the first form dialog opened. */
+const FormDialog = lazyComponent(() => import('./FormDialog').then((m) => m.FormDialog))
 
 interface ActionButtonProps {
   action: ActionSpec
@@ -76,14 +79,16 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
         data-action={action.id}
       />
       {action.kind === 'form' && action.form && formCtx && (
-        <FormDialog
-          action={action}
-          form={action.form}
-          ctx={formCtx}
-          ownerId={ownerId}
-          onClose={() => setFormCtx(null)}
-          onReveal={(value, spec) => setRevealed({ value, spec })}
-        />
+        <Suspense fallback={null}>
+          <FormDialog
+            action={action}
+            form={action.form}
+            ctx={formCtx}
+            ownerId={ownerId}
+            onClose={() => setFormCtx(null)}
+            onReveal={(value, spec) => setRevealed({ value, spec })}
+          />
+        </Suspense>
       )}
       {action.kind === 'dialog' && action.content && viewCtx && (
         <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />

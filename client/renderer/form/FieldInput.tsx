@@ -5,7 +5,7 @@ import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import { InputTextarea } from 'primereact/inputtextarea'
 import { MultiSelect } from 'primereact/multiselect'
-import { Password } from 'primereact/password'
+import { PasswordInput } from '../../auth/PasswordInput'
 import { useRef, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
@@ -44,14 +44,12 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
   switch (field.type) {
     case 'password':
       return (
-        <Password
-          inputId={id}
+        <PasswordInput
+          id={id}
           aria-describedby={describedBy}
           value={(value as string) ?? ''}
           onChange={(e) => onChange(e.target.value)}
           onBlur={onBlur}
-          feedback={false}
-          toggleMask
           invalid={invalid}
           autoComplete={field.autoComplete ?? 'new-password'}
           disabled={field.disabled}

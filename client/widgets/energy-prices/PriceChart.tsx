@@ -5,7 +5,8 @@ import { useMemo, useRef, type ReactNode } from 'react'
 import { Line } from 'react-chartjs-2'
 import { useTheme } from '../../app/theme'
 import { ChartFrame, type ChartTable } from '../shared/ChartFrame'
-import { baseOptions, formatNumber, ZOOM_OPTIONS } from '../shared/charts'
+import { baseOptions, formatNumber } from '../shared/charts'
+import { ZOOM_OPTIONS } from '../shared/charts-zoom'
 
 export interface PriceChartProps {
   title: string

@@ -1,27 +1,13 @@
-import {
-  ArcElement,
-  BarElement,
-  CategoryScale,
-  Chart as ChartJS,
-  Filler,
-  Legend,
-  LinearScale,
-  LineElement,
-  PointElement,
-  TimeScale,
-  Title,
-  Tooltip,
-} from 'chart.js'
-import 'chartjs-adapter-date-fns'
-import zoomPlugin from 'chartjs-plugin-zoom'
+import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Filler, Legend, LinearScale, LineElement, PointElement, Title, Tooltip } from 'chart.js'
 import { getLanguage } from '../../i18n/i18n'
 
 /**
- * The one chart set-up of the portal (Chart.js): components registered once, the zoom plugin,
- * the date adapter, colours from the brand theme and Spanish number formats. Widgets import
- * from here, never register Chart.js pieces themselves.
+ * The one chart set-up of the portal (Chart.js): components registered once, colours from the
+ * brand theme and Spanish number formats. Widgets import from here, never register Chart.js
+ * pieces themselves. Time axes and zoom (date adapter, zoom plugin, hammer.js: a third of the
+ * charts' code) are in ./charts-zoom.ts, for the charts that need them.
  */
-ChartJS.register(CategoryScale, LinearScale, TimeScale, PointElement, LineElement, BarElement, ArcElement, Filler, Tooltip, Legend, Title, zoomPlugin)
+ChartJS.register(CategoryScale, LinearScale, PointElement, LineElement, BarElement, ArcElement, Filler, Tooltip, Legend, Title)
 
 /** A CSS variable of the current theme (brand primary, text colours…). */
 export function themeColor(name: string, fallback: string): string {
@@ -64,10 +50,4 @@ export function baseOptions() {
       y: { ticks: { color: muted }, grid: { color: grid } },
     },
   }
-}
-
-/** Zoom and pan with the wheel, a pinch or a drag (and a reset button in the frame). */
-export const ZOOM_OPTIONS = {
-  zoom: { wheel: { enabled: true }, pinch: { enabled: true }, drag: { enabled: false }, mode: 'x' as const },
-  pan: { enabled: true, mode: 'x' as const },
 }

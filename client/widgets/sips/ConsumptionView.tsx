@@ -6,7 +6,8 @@ import { Bar } from 'react-chartjs-2'
 import { useTheme } from '../../app/theme'
 import { formatValue } from '../../renderer/format'
 import { ChartFrame } from '../shared/ChartFrame'
-import { baseOptions, formatNumber, PERIOD_COLORS, ZOOM_OPTIONS } from '../shared/charts'
+import { baseOptions, formatNumber, PERIOD_COLORS } from '../shared/charts'
+import { ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { maxOf, monthlySeries, periodsOf, PERIODS, sumOf, type SipsConsumo } from './sips-logic'
 
 /** The consumption history: monthly kWh per period (stacked bars, zoomable) and the readings table. */

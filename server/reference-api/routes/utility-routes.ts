@@ -7,6 +7,7 @@ import tipos from '../data/tipos.json' with { type: 'json' }
 import { isoDate } from '../lib/catalogos'
 import type { ApiContext } from '../lib/context'
 import { callerScope } from '../lib/visibility'
+import { loadTestBody } from '../lib/load-test-body'
 import { dashboardSummary } from './business/dashboard'
 
 /** The utility lists of spec §7: reference data the forms pick from. */
@@ -25,4 +26,9 @@ export async function utilityRoutes(app: FastifyInstance, opts: ApiContext) {
   )
   // Headline figures of the brand, or of the caller's sales channel (README: dashboard/resumen).
   app.get('/api/utility/dashboard/resumen', async (request) => dashboardSummary(db, callerScope(db, request), isoDate(now())))
+  // Always the same 2 KB, after the usual token check: load tests of the proxies in front (npm run bench).
+  const fixedBody = loadTestBody()
+  app.get('/api/utility/prueba-carga', (_request, reply) => {
+    reply.header('content-type', 'application/json; charset=utf-8').header('cache-control', 'no-store').send(fixedBody)
+  })
 }

@@ -1,0 +1,42 @@
+import type { RouteDef } from '../../schemas/manifest'
+import { isPublicPath } from '../auth/public-paths'
+import { lazyComponent, type LazyComponent } from './lazy-component'
+
+/**
+ * The route-level chunks: each public page on its own, and the signed-in app (layout +
+ * renderer) apart, so the sign-in page downloads neither the layout nor the renderer and its
+ * tables, and the signed-in app never carries the public pages.
+ */
+const signedIn = () => import('./signed-in')
+
+export const LoginPage = lazyComponent(() => import('../auth/LoginPage').then((m) => m.LoginPage))
+export const RecoveryPage = lazyComponent(() => import('../auth/RecoveryPage').then((m) => m.RecoveryPage))
+export const ResetPasswordPage = lazyComponent(() => import('../auth/ResetPasswordPage').then((m) => m.ResetPasswordPage))
+export const DefaultLayout = lazyComponent(() => signedIn().then((m) => m.DefaultLayout))
+export const RoutePage = lazyComponent<{ route: RouteDef }>(() => signedIn().then((m) => m.RoutePage))
+
+/** The public pages by path (spec §2), as public-paths.ts spells them. */
+const PUBLIC_PAGES: Record<string, LazyComponent<object>> = {
+  '/auth/login': LoginPage,
+  '/auth/recovery': RecoveryPage,
+  '/auth/resetpassword': ResetPasswordPage,
+}
+
+/** Fetches the signed-in app's code, e.g. while the sign-in request is on its way. */
+export function preloadSignedIn(): Promise<unknown> {
+  return Promise.all([DefaultLayout.preload(), RoutePage.preload()])
+}
+
+/**
+ * Fetches the code the page at `pathname` will need, in parallel with the manifest, so the
+ * first paint does not wait for one more round trip after it. Before the manifest has said
+ * whether there is a session, a protected path is assumed signed in; without a session it
+ * leads to the sign-in page.
+ */
+export function preloadPagesFor(pathname: string, authenticated = true): Promise<unknown> {
+  if (isPublicPath(pathname)) {
+    const page = PUBLIC_PAGES[pathname.toLowerCase().replace(/\/+$/, '')]
+    return page ? page.preload() : Promise.resolve()
+  }
+  return authenticated ? preloadSignedIn() : LoginPage.preload()
+}

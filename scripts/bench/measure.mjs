@@ -1,0 +1,70 @@
+// One measured run against a target: the target's CPU time before and after, and every
+// response time kept (autocannon's own histogram rounds to whole milliseconds).
+import autocannon from 'autocannon'
+import { pacedLoad } from './paced-load.mjs'
+import { BENCH_PATH } from './targets.mjs'
+
+/** The p-th percentile (0–100) of sorted values, nearest rank. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+}
+
+/**
+ * One run against a target: `connections` connections as fast as they go for `durationS`
+ * seconds (autocannon), or, with `rate`, that many requests per second evenly spaced. Reports
+ * requests/s, latencies in ms, failures and the CPU microseconds per request served of the
+ * target, of `upstream` (the reference API behind a proxy) and of the load generator.
+ */
+export async function measure(target, { connections, durationS, rate, upstream }) {
+  const cpuBefore = target.cpuMicros()
+  const upstreamBefore = upstream?.cpuMicros()
+  const ownBefore = process.cpuUsage()
+  const run = rate ? await paced(target, { connections, durationS, rate }) : await saturate(target, { connections, durationS })
+  const cpuMicros = target.cpuMicros() - cpuBefore
+  const upstreamMicros = upstream ? upstream.cpuMicros() - upstreamBefore : NaN
+  const own = process.cpuUsage(ownBefore)
+  const latencies = run.latencies.sort((a, b) => a - b)
+  const served = latencies.length
+  const perRequest = (micros) => (served > 0 ? micros / served : NaN)
+  return {
+    target: target.name,
+    connections,
+    rate: rate ?? null,
+    durationS: run.durationS,
+    requests: served,
+    rps: served / run.durationS,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    maxMs: served ? latencies[served - 1] : NaN,
+    non2xx: run.non2xx,
+    errors: run.errors,
+    timeouts: run.timeouts,
+    cpuUsPerRequest: perRequest(cpuMicros),
+    /** The reference API behind a proxy, and this process (the load generator): where the rest of the machine went. */
+    upstreamCpuUsPerRequest: perRequest(upstreamMicros),
+    loadGeneratorCpuUsPerRequest: perRequest(own.user + own.system),
+  }
+}
+
+async function saturate(target, { connections, durationS }) {
+  const latencies = []
+  let client = 0
+  const instance = autocannon({
+    url: target.url,
+    connections,
+    duration: durationS,
+    requests: [{ method: 'GET', path: BENCH_PATH }],
+    setupClient: (c) => {
+      c.setHeaders(target.headersFor(client++))
+    },
+  })
+  instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime))
+  const result = await instance
+  return { latencies, durationS: result.duration, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }
+}
+
+async function paced(target, { connections, durationS, rate }) {
+  const run = await pacedLoad({ url: target.url, path: BENCH_PATH, headersFor: target.headersFor, rate, durationS, connections })
+  return { ...run, timeouts: 0 }
+}

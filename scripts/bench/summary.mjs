@@ -1,0 +1,124 @@
+// From the runs of one benchmark to its figures: medians per target, medians of the ratios
+// taken within each round (machines drift: only ratios measured side by side count), the
+// targets of issue 8 with pass or fail, and a markdown table.
+
+export const TARGETS = {
+  ratio_bff_nginx: { min: 0.3, what: 'throughput ≥ 0.30× nginx (50 connections)' },
+  ratio_bff_express: { min: 2.5, what: 'throughput ≥ 2.5× Express (50 connections)' },
+  bff_cpu_us_per_req: { max: 200, what: '≤ 200 µs CPU per proxied request' },
+  added_p99_ms_at_1000: { max: 2, what: 'p99 added over direct ≤ 2 ms at 1 000 req/s' },
+  bff_max_ms_200: { max: 1000, what: 'no request slower than 1 s at 200 connections' },
+}
+
+export function median(values) {
+  const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
+  if (xs.length === 0) return NaN
+  const mid = Math.floor(xs.length / 2)
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2
+}
+
+const round2 = (x) => (Number.isFinite(x) ? Math.round(x * 100) / 100 : null)
+const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null)
+
+/** The runs of one kind (`saturation` at a number of connections, or `rate`) of a target, by round. */
+const select = (runs, kind, target, connections) =>
+  runs.filter((r) => r.kind === kind && (target === undefined || r.target === target) && (connections === undefined || r.connections === connections))
+
+/** Median over rounds of `f(runOfA, runOfB)` for the rounds that have both. */
+function sameRound(runs, kind, connections, a, b, f) {
+  const values = []
+  for (const ra of select(runs, kind, a, connections)) {
+    const rb = select(runs, kind, b, connections).find((r) => r.round === ra.round)
+    if (rb) values.push(f(ra, rb))
+  }
+  return median(values)
+}
+
+export function summarise(runs, meta) {
+  const rps = (target, connections) => round2(median(select(runs, 'saturation', target, connections).map((r) => r.rps)))
+  const cpu = (target, kind = 'saturation', connections = 50) => round2(median(select(runs, kind, target, kind === 'saturation' ? connections : undefined).map((r) => r.cpuUsPerRequest)))
+  const ratio = (a, b, connections) => round3(sameRound(runs, 'saturation', connections, a, b, (x, y) => x.rps / y.rps))
+  const p99AtRate = (target) => round3(median(select(runs, 'rate', target).map((r) => r.p99Ms)))
+  const failures = (target) => select(runs, 'saturation', target).concat(select(runs, 'rate', target)).reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0)
+  const worst = (target, connections) => round2(Math.max(...select(runs, 'saturation', target, connections).map((r) => r.maxMs)))
+
+  const figures = {
+    direct_rps: rps('direct', 50),
+    bff_rps: rps('bff', 50),
+    nginx_rps: rps('nginx', 50),
+    express_rps: rps('express', 50),
+    direct_rps_200: rps('direct', 200),
+    bff_rps_200: rps('bff', 200),
+    nginx_rps_200: rps('nginx', 200),
+    express_rps_200: rps('express', 200),
+    ratio_bff_nginx: ratio('bff', 'nginx', 50),
+    ratio_bff_express: ratio('bff', 'express', 50),
+    ratio_bff_direct: ratio('bff', 'direct', 50),
+    ratio_bff_nginx_200: ratio('bff', 'nginx', 200),
+    ratio_bff_express_200: ratio('bff', 'express', 200),
+    bff_cpu_us_per_req: cpu('bff'),
+    nginx_cpu_us_per_req: cpu('nginx'),
+    express_cpu_us_per_req: cpu('express'),
+    direct_cpu_us_per_req: cpu('direct'),
+    bff_cpu_us_per_req_at_1000: cpu('bff', 'rate'),
+    bff_p99_ms_at_1000: p99AtRate('bff'),
+    direct_p99_ms_at_1000: p99AtRate('direct'),
+    nginx_p99_ms_at_1000: p99AtRate('nginx'),
+    added_p99_ms_at_1000: round3(sameRound(runs, 'rate', undefined, 'bff', 'direct', (x, y) => x.p99Ms - y.p99Ms)),
+    nginx_added_p99_ms_at_1000: round3(sameRound(runs, 'rate', undefined, 'nginx', 'direct', (x, y) => x.p99Ms - y.p99Ms)),
+    bff_p50_ms_at_1000: round3(median(select(runs, 'rate', 'bff').map((r) => r.p50Ms))),
+    direct_p50_ms_at_1000: round3(median(select(runs, 'rate', 'direct').map((r) => r.p50Ms))),
+    bff_max_ms_200: worst('bff', 200),
+    nginx_max_ms_200: worst('nginx', 200),
+    express_max_ms_200: worst('express', 200),
+    bff_failed_requests: failures('bff'),
+    // Where the rest of the machine went: the reference API behind a proxy, the load generator.
+    upstream_cpu_us_per_req: round2(median(['bff', 'nginx', 'express'].flatMap((t) => select(runs, 'saturation', t, 50)).map((r) => r.upstreamCpuUsPerRequest))),
+    loadgen_cpu_us_per_req: round2(median(select(runs, 'saturation', undefined, 50).map((r) => r.loadGeneratorCpuUsPerRequest))),
+    ratio_cpu_express_bff: round3(sameRound(runs, 'saturation', 50, 'express', 'bff', (e, b) => e.cpuUsPerRequest / b.cpuUsPerRequest)),
+    // The most a proxy costing nothing could get over Express when the machine's CPU is the
+    // limit: Express's requests cost proxy + API + load generator, its would cost the last two.
+    express_ratio_ceiling: round3(
+      median(select(runs, 'saturation', 'express', 50).map((e) => (e.cpuUsPerRequest + e.upstreamCpuUsPerRequest + e.loadGeneratorCpuUsPerRequest) / (e.upstreamCpuUsPerRequest + e.loadGeneratorCpuUsPerRequest))),
+    ),
+  }
+  const targets = Object.entries(TARGETS).map(([key, t]) => {
+    const value = figures[key]
+    let pass = value !== null && (t.min !== undefined ? value >= t.min : value <= t.max)
+    // A slow request is not the only way to fail at 200 connections: none may fail at all.
+    if (key === 'bff_max_ms_200' && figures.bff_failed_requests > 0) pass = false
+    return { key, target: t.what, value, pass }
+  })
+  return { ...meta, ...figures, targets, runs }
+}
+
+const fmt = (x, digits = 0) => (x === null || x === undefined || Number.isNaN(x) ? '–' : Number(x).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }))
+
+/** The markdown table of a summary (what the README shows). */
+export function markdown(s) {
+  const lines = []
+  lines.push(`Run of ${s.date}: ${s.rounds} rounds of ${s.durationS} s per run, ${s.machine}.`, '')
+  lines.push('| | direct | BFF | nginx | Express |', '|---|---:|---:|---:|---:|')
+  lines.push(`| requests/s, 50 connections | ${fmt(s.direct_rps)} | ${fmt(s.bff_rps)} | ${fmt(s.nginx_rps)} | ${fmt(s.express_rps)} |`)
+  lines.push(`| requests/s, 200 connections | ${fmt(s.direct_rps_200)} | ${fmt(s.bff_rps_200)} | ${fmt(s.nginx_rps_200)} | ${fmt(s.express_rps_200)} |`)
+  lines.push(`| CPU µs per request (50 connections) | ${fmt(s.direct_cpu_us_per_req)} | ${fmt(s.bff_cpu_us_per_req)} | ${fmt(s.nginx_cpu_us_per_req)} | ${fmt(s.express_cpu_us_per_req)} |`)
+  lines.push(`| slowest request, 200 connections (ms) | | ${fmt(s.bff_max_ms_200, 1)} | ${fmt(s.nginx_max_ms_200, 1)} | ${fmt(s.express_max_ms_200, 1)} |`)
+  lines.push(`| p99 at 1 000 req/s (ms) | ${fmt(s.direct_p99_ms_at_1000, 2)} | ${fmt(s.bff_p99_ms_at_1000, 2)} | ${fmt(s.nginx_p99_ms_at_1000, 2)} | |`)
+  lines.push('')
+  lines.push('| target | measured | |', '|---|---:|---|')
+  for (const t of s.targets) lines.push(`| ${t.target} | ${fmt(t.value, t.key.startsWith('ratio') ? 2 : 1)} | ${t.pass ? 'met' : '**not met**'} |`)
+  lines.push('')
+  lines.push(
+    `Ratios (medians of same-round ratios): BFF/nginx ${fmt(s.ratio_bff_nginx, 2)} (200 connections: ${fmt(s.ratio_bff_nginx_200, 2)}), ` +
+      `BFF/Express ${fmt(s.ratio_bff_express, 2)} (200: ${fmt(s.ratio_bff_express_200, 2)}), BFF/direct ${fmt(s.ratio_bff_direct, 2)}; ` +
+      `at 1 000 req/s p50 ${fmt(s.direct_p50_ms_at_1000, 2)} ms direct, ${fmt(s.bff_p50_ms_at_1000, 2)} ms through the BFF, p99 added by nginx ${fmt(s.nginx_added_p99_ms_at_1000, 2)} ms, ` +
+      `BFF CPU ${fmt(s.bff_cpu_us_per_req_at_1000)} µs per request; failed BFF requests ${s.bff_failed_requests}.`,
+  )
+  lines.push('')
+  lines.push(
+    `Rest of the machine per request (50 connections): reference API ${fmt(s.upstream_cpu_us_per_req)} µs, load generator ${fmt(s.loadgen_cpu_us_per_req)} µs. ` +
+      `Express spends ${fmt(s.ratio_cpu_express_bff, 2)}× the BFF's CPU per request; with the machine as the limit, a proxy costing nothing could reach at most ` +
+      `${fmt(s.express_ratio_ceiling, 2)}× Express's throughput here.`,
+  )
+  return lines.join('\n')
+}

@@ -1,0 +1,21 @@
+import compress from '@fastify/compress'
+import type { FastifyInstance } from 'fastify'
+import zlib from 'node:zlib'
+
+/**
+ * Compresses dynamic answers (manifest, screens, upstream JSON that arrived plain) with brotli
+ * or gzip, whichever the browser accepts. An answer that already carries a Content-Encoding (an
+ * upstream that compresses, the client's precompressed build files) passes untouched, so nothing
+ * is compressed twice. Request bodies stay as sent: the proxy streams uploads to the upstream.
+ * Registered on the root before any route, so its hook reaches every route registered after it.
+ */
+export async function responseCompression(app: FastifyInstance) {
+  await app.register(compress, {
+    global: true,
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    // Quality 4: close to gzip's speed on the fly; the build files get brotli 11 at build time.
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+  })
+}
