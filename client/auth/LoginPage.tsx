@@ -7,7 +7,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
 import { ApiError } from '../api/client'
 import { errorText } from '../api/errors'
 import { whenIdle } from '../app/lazy-component'
-import { preloadSignedIn } from '../app/pages'
+import { preloadSignedIn, RecoveryPage } from '../app/pages'
 import { useI18n } from '../i18n/i18n'
 import { useLoadedManifest } from './manifest'
 import { PasswordInput } from './PasswordInput'
@@ -26,8 +26,10 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false)
   const signedInHere = useRef(false)
 
-  // The signed-in app's code downloads while the user types, so signing in waits for the server only.
-  useEffect(() => whenIdle(() => void preloadSignedIn().catch(() => undefined)), [])
+  // The signed-in app's code downloads while the user types, so signing in waits for the server
+  // only; the recovery page's too, so following "¿Has olvidado tu contraseña?" shows it at once
+  // (while a page's chunk loads the previous page stays on screen, and typing there is lost).
+  useEffect(() => whenIdle(() => void Promise.all([preloadSignedIn(), RecoveryPage.preload()]).catch(() => undefined)), [])
 
   // Spec §4: an authenticated user opening the login page goes to the root path.
   if (manifest.authenticated && !signedInHere.current) return <Navigate to="/" replace />

@@ -18,7 +18,7 @@ export function RecoveryPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     if (!/^\S+@\S+\.\S+$/.test(email.trim())) {
-      setError(t('auth.login.required'))
+      setError(t('auth.recovery.invalid'))
       return
     }
     setBusy(true)

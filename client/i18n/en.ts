@@ -16,6 +16,7 @@ export const en: Record<MessageKey, string> = {
   'auth.recovery.title': 'Password recovery',
   'auth.recovery.subtitle': 'We will send you a link to choose a new password.',
   'auth.recovery.email': 'E-mail',
+  'auth.recovery.invalid': 'Enter a valid e-mail address.',
   'auth.recovery.submit': 'Send link',
   'auth.recovery.sent': 'If the address belongs to a user, they will receive an e-mail with instructions.',
   'auth.recovery.back': 'Back to sign in',

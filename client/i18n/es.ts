@@ -15,6 +15,7 @@ export const es = {
   'auth.recovery.title': 'Recuperar contraseña',
   'auth.recovery.subtitle': 'Te enviaremos un enlace para elegir una nueva contraseña.',
   'auth.recovery.email': 'Correo electrónico',
+  'auth.recovery.invalid': 'Introduce un correo electrónico válido.',
   'auth.recovery.submit': 'Enviar enlace',
   'auth.recovery.sent': 'Si la dirección corresponde a un usuario, recibirá un correo con las instrucciones.',
   'auth.recovery.back': 'Volver a iniciar sesión',

@@ -110,6 +110,7 @@ test('password recovery end to end through the outbox', async ({ page }) => {
   await page.goto('/auth/login')
   await page.getByRole('link', { name: '¿Has olvidado tu contraseña?' }).click()
   await expect(page).toHaveURL(/\/auth\/recovery$/)
+  await expect(page.getByRole('heading', { name: 'Recuperar contraseña' })).toBeVisible()
   await page.getByLabel('Correo electrónico').fill(email)
   await page.getByRole('button', { name: 'Enviar enlace' }).click()
   await expect(page.getByRole('status')).toContainText('recibirá un correo')
