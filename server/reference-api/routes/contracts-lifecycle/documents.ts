@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fs from 'node:fs'
-import type { Readable } from 'node:stream'
 import { ESTADOS_CERRADOS, TIPOS_DOCUMENTO, tipoDocumentoNombre, type TipoDocumento } from '../../domain/contract-rules'
 import { isoDate, isoTimestamp } from '../../lib/catalogos'
 import { parseContractCode } from '../../lib/codigos'
 import type { ApiContext } from '../../lib/context'
 import { ACCEPTED_LABEL, DocumentStore, FILE_KINDS, MAX_FILES, MAX_FILE_BYTES, contentDisposition, extensionOf, sanitizeFileName, type StoredTemp } from '../../lib/documents'
-import { ApiFailure, fail } from '../../lib/http'
+import { fail } from '../../lib/http'
+import { drain, multipartFailure } from '../../lib/multipart'
 import { callerScope, scopeConditions } from '../../lib/visibility'
 import { positiveInt, visibleContract, type ContractRef } from '../business/shared'
 import { contractPdfBuffer } from './print'
@@ -43,34 +43,6 @@ function parseTipo(value: unknown): TipoDocumento {
   const tipo = TIPOS_DOCUMENTO.find((t) => t.Codigo === v)
   if (!tipo) fail(400, `Tipo: «${String(value).slice(0, 40)}» no es un tipo de documento (${TIPOS_DOCUMENTO.map((t) => t.Codigo).join(', ')}).`)
   return tipo.Codigo
-}
-
-/** @fastify/multipart's limit errors, in Spanish. */
-function multipartFailure(err: unknown): unknown {
-  const code = (err as { code?: string } | null)?.code
-  switch (code) {
-    case 'FST_FILES_LIMIT':
-      return new ApiFailure(413, `Como máximo se pueden subir ${MAX_FILES} archivos a la vez.`)
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new ApiFailure(413, `Un archivo supera el tamaño máximo de ${MB} MB.`)
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new ApiFailure(413, 'El formulario tiene demasiados campos.')
-    case 'FST_PROTO_VIOLATION':
-      return new ApiFailure(400, 'El formulario tiene un nombre de campo no permitido.')
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ApiFailure(400, 'La petición debe ser multipart/form-data.')
-    case 'FST_MP_PREMATURE_CLOSE':
-      return new ApiFailure(400, 'La subida se ha interrumpido antes de terminar.')
-    default:
-      return err
-  }
-}
-
-async function drain(stream: Readable): Promise<void> {
-  for await (const _chunk of stream) {
-    // discard
-  }
 }
 
 interface Upload {
@@ -159,7 +131,7 @@ export async function documentRoutes(app: FastifyInstance, opts: ApiContext) {
         }
       }
     } catch (err) {
-      record(multipartFailure(err))
+      record(multipartFailure(err, { maxFiles: MAX_FILES, maxBytes: MAX_FILE_BYTES }))
     }
     const temps = uploads.map((u) => u.temp.tempPath)
     if (problem) {

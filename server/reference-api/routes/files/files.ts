@@ -1,42 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fs from 'node:fs'
-import type { Readable } from 'node:stream'
 import { EXTENSIONES_LABEL, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, archivoRelativePath, archivoStore, nombreArchivo, nombreClave, nombreLibre, tipoArchivo } from '../../lib/archivos'
 import { isoTimestamp } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
 import { contentDisposition, type StoredTemp } from '../../lib/documents'
-import { ApiFailure, fail } from '../../lib/http'
+import { fail } from '../../lib/http'
+import { drain, multipartFailure } from '../../lib/multipart'
 import { bodyObject, positiveInt } from '../business/shared'
 import { carpetaParam, fileNameKeys, fileRows, folderSubtree, idList, requireAll, requireFolder, type Archivo } from './shared'
 
 const MB = MAX_UPLOAD_BYTES / (1024 * 1024)
-
-/** @fastify/multipart's limit errors, in Spanish. */
-function multipartFailure(err: unknown): unknown {
-  switch ((err as { code?: string } | null)?.code) {
-    case 'FST_FILES_LIMIT':
-      return new ApiFailure(413, `Como máximo se pueden subir ${MAX_UPLOAD_FILES} archivos a la vez.`)
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return new ApiFailure(413, `Un archivo supera el tamaño máximo de ${MB} MB.`)
-    case 'FST_PARTS_LIMIT':
-    case 'FST_FIELDS_LIMIT':
-      return new ApiFailure(413, 'El formulario tiene demasiados campos.')
-    case 'FST_PROTO_VIOLATION':
-      return new ApiFailure(400, 'El formulario tiene un nombre de campo no permitido.')
-    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new ApiFailure(400, 'La petición debe ser multipart/form-data.')
-    case 'FST_MP_PREMATURE_CLOSE':
-      return new ApiFailure(400, 'La subida se ha interrumpido antes de terminar.')
-    default:
-      return err
-  }
-}
-
-async function drain(stream: Readable): Promise<void> {
-  for await (const _chunk of stream) {
-    // discard
-  }
-}
 
 interface Upload {
   name: string
@@ -107,7 +80,7 @@ export async function fileRoutes(app: FastifyInstance, opts: ApiContext) {
         }
       }
     } catch (err) {
-      record(multipartFailure(err))
+      record(multipartFailure(err, { maxFiles: MAX_UPLOAD_FILES, maxBytes: MAX_UPLOAD_BYTES }))
     }
     const temps = uploads.map((u) => u.temp.tempPath)
     if (problem) {
