@@ -3,28 +3,7 @@ import { api } from '../../../api/client'
 import { formatValue } from '../../../renderer/format'
 import { formatNumber } from '../../shared/charts'
 import { PanelState } from './PanelState'
-
-/** `GET /api/utility/dashboard/resumen` (reference API README, "Utilidades: resumen del panel"). */
-export interface Resumen {
-  Fecha: string
-  ContratosTotal: number
-  ContratosActivos: number
-  ContratosEnTramite: number
-  ContratosPendientesFirma: number
-  AltasMesActual: number
-  AltasMesAnterior: number
-  ActivacionesMesActual: number
-  BajasMesActual: number
-  ConsumoAnualCarteraKwh: number
-  FacturacionMesActual: number
-  FacturacionMesAnterior: number
-  FacturasPendientes: number
-  ImportePendiente: number
-  ImpagosNumero: number
-  ImpagosImporte: number
-  RenovacionesProximas: number
-  Agentes: number
-}
+import type { DashboardSummary } from '../../../../schemas/dashboard'
 
 interface Figure {
   key: string
@@ -39,7 +18,7 @@ const money = (n: number) => formatValue(n, 'money')
 const plural = (n: number, one: string, many: string) => `${int(n)} ${n === 1 ? one : many}`
 
 /** The headline figures, most useful first. */
-export function summaryFigures(r: Resumen, canSeeRenewals: boolean): Figure[] {
+export function summaryFigures(r: DashboardSummary, canSeeRenewals: boolean): Figure[] {
   const figures: Figure[] = [
     { key: 'activos', label: 'Contratos activos', value: int(r.ContratosActivos), note: `de ${int(r.ContratosTotal)} en total` },
     { key: 'tramite', label: 'En trámite', value: int(r.ContratosEnTramite), note: `${plural(r.ContratosPendientesFirma, 'pendiente', 'pendientes')} de firma` },
@@ -58,7 +37,7 @@ export function summaryFigures(r: Resumen, canSeeRenewals: boolean): Figure[] {
 export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
   const query = useQuery({
     queryKey: ['dashboard', 'resumen'],
-    queryFn: () => api.get<Resumen>('/api/utility/dashboard/resumen'),
+    queryFn: () => api.get<DashboardSummary>('/api/utility/dashboard/resumen'),
     meta: { errorArea: 'Resumen', errorMessage: 'No se han podido obtener los datos.' },
   })
   return (

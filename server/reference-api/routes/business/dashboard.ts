@@ -1,27 +1,7 @@
 import type Database from 'better-sqlite3'
 import { ESTADOS_EN_SUMINISTRO, ESTADOS_EN_TRAMITE } from '../../lib/catalogos'
 import { scopeConditions, type Scope } from '../../lib/visibility'
-
-export interface DashboardSummary {
-  Fecha: string
-  ContratosTotal: number
-  ContratosActivos: number
-  ContratosEnTramite: number
-  ContratosPendientesFirma: number
-  AltasMesActual: number
-  AltasMesAnterior: number
-  ActivacionesMesActual: number
-  BajasMesActual: number
-  ConsumoAnualCarteraKwh: number
-  FacturacionMesActual: number
-  FacturacionMesAnterior: number
-  FacturasPendientes: number
-  ImportePendiente: number
-  ImpagosNumero: number
-  ImpagosImporte: number
-  RenovacionesProximas: number
-  Agentes: number
-}
+import type { DashboardSummary } from '../../../../schemas/dashboard'
 
 const inList = (values: readonly string[]) => `(${values.map((v) => `'${v}'`).join(', ')})`
 
