@@ -222,7 +222,8 @@ test.describe('contracts', () => {
     await expect(textField(wizard(page), 'NIF / NIE / CIF')).toHaveValue(source.Nif)
     await next(page)
     await expect(textField(wizard(page), 'CUPS')).toHaveValue(source.Cups)
-    await expect(wizard(page).getByText(/ya tiene un contrato en vigor/)).toBeVisible()
+    // The field's own warning (role status), not the step's description, which mentions it too.
+    await expect(wizard(page).getByRole('status').filter({ hasText: /Este CUPS ya tiene un contrato en vigor EV-\d{4}-\d{6}\./ })).toBeVisible()
   })
 })
 
