@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type Database from 'better-sqlite3'
 import { fail } from '../lib/http'
-import type { Marca } from '../lib/context'
+import type { Caller, Marca } from '../lib/context'
+import { UnchangedDbCache } from '../lib/unchanged-db-cache'
 import { authenticateApiKey } from '../lib/api-keys'
 import type { TokenService } from './tokens'
 import type { UsersRepo } from './users-repo'
@@ -18,6 +19,8 @@ export const API_KEY_PREFIX = '/api/public/'
  */
 export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Database; tokens: TokenService; users: UsersRepo; now?: () => number }) {
   const marcaByDomain = deps.db.prepare<[string], Marca>('SELECT id, dominio, nombre FROM marcas WHERE dominio = ?')
+  const marcas = new UnchangedDbCache(deps.db, (domain: string) => marcaByDomain.get(domain))
+  const callers = new UnchangedDbCache(deps.db, (userId: number) => activeCaller(deps.users, userId))
   app.decorateRequest('marca', null as never)
   app.decorateRequest('caller', null)
   app.decorateRequest('apiCaller', null)
@@ -26,7 +29,7 @@ export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Da
     if (!request.url.startsWith('/api/')) return
     const domain = String(request.headers['x-brand-domain'] ?? '').trim().toLowerCase()
     if (!domain) fail(400, 'Falta la cabecera X-Brand-Domain.')
-    const marca = marcaByDomain.get(domain)
+    const marca = marcas.get(domain)
     if (!marca) fail(400, `Marca desconocida: ${domain}.`)
     request.marca = marca
 
@@ -36,19 +39,26 @@ export function installAccessHooks(app: FastifyInstance, deps: { db: Database.Da
       request.apiCaller = authenticateApiKey(request, deps.db, (deps.now ?? Date.now)())
       return
     }
-    request.caller = await authenticate(request, deps)
+    request.caller = await authenticate(request, deps.tokens, callers)
   })
 }
 
-async function authenticate(request: FastifyRequest, deps: { tokens: TokenService; users: UsersRepo }) {
+/** The user with their effective permissions, or null when unknown or deactivated. */
+function activeCaller(users: UsersRepo, userId: number): Caller | null {
+  const user = users.find(userId)
+  if (!user || !user.activo) return null
+  return { userId: user.id, permissions: new Set(users.permissions(user.id).map((p) => p.NombreNormalizado)) }
+}
+
+async function authenticate(request: FastifyRequest, tokens: TokenService, callers: UnchangedDbCache<number, Caller | null>): Promise<Caller> {
   const header = request.headers.authorization ?? ''
   const match = /^Bearer\s+(\S+)$/i.exec(header)
   if (!match) fail(401, 'Falta el token de acceso.')
-  const claims = await deps.tokens.verify(match[1]!, 'access')
+  const claims = await tokens.verify(match[1]!, 'access')
   if (!claims) fail(401, 'Token no válido o caducado.')
-  const user = deps.users.find(claims.userId)
-  if (!user || !user.activo) fail(401, 'El usuario no existe o está desactivado.')
-  return { userId: user.id, permissions: new Set(deps.users.permissions(user.id).map((p) => p.NombreNormalizado)) }
+  const caller = callers.get(claims.userId)
+  if (!caller) fail(401, 'El usuario no existe o está desactivado.')
+  return caller
 }
 
 /** Route guard: the caller must hold the permission (403 otherwise). */

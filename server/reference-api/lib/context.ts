@@ -8,7 +8,8 @@ export interface Marca {
 
 export interface Caller {
   userId: number
-  permissions: Set<string>
+  /** Shared between the requests of one user while the database is unchanged: read only. */
+  permissions: ReadonlySet<string>
 }
 
 declare module 'fastify' {
