@@ -2,6 +2,10 @@ import Fastify from 'fastify'
 import { SignJWT } from 'jose'
 import type { IncomingHttpHeaders } from 'node:http'
 import { gzipSync } from 'node:zlib'
+import { Readable } from 'node:stream'
+
+/** What `GET /api/download` answers: 1 MB of a repeating pattern. */
+export const DOWNLOAD_BYTES = Buffer.from(Array.from({ length: 1024 * 1024 }, (_, i) => (i * 7) % 256))
 
 export interface RecordedRequest {
   method: string
@@ -100,6 +104,12 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   app.all('/api/echo/*', async (request) => ({ method: request.method, url: request.url, headers: request.headers, body: request.body ?? null }))
   // An upstream that compresses its own answers: the BFF must pass them on as they are.
   app.get('/api/gzipped', async (_request, reply) => reply.header('content-encoding', 'gzip').type('application/json').send(GZIPPED_ANSWER))
+  // A download: sized, larger than the BFF reads whole, with a cookie the browser must not get.
+  app.get('/api/download', async (_request, reply) =>
+    reply.header('content-disposition', 'attachment; filename="listado.bin"').header('set-cookie', 'upstream=1; Path=/').type('application/octet-stream').send(DOWNLOAD_BYTES),
+  )
+  // An answer of unknown length (chunked), as a streamed export is.
+  app.get('/api/unsized', async (_request, reply) => reply.type('text/csv').send(Readable.from(['Codigo;Estado\n', 'EV-1;activo\n', 'EV-2;baja\n'])))
   app.all('/api/protected', async (request, reply) => {
     if (!state.validTokens.has(bearer(request.headers))) return reply.code(401).send('Token no válido')
     return { ok: true }

@@ -2,7 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { canonicalApiPath } from '../../server/proxy/api-proxy'
 import { signedInBffOverFake, type SignedInBff } from '../helpers/bff'
-import type { FakeUpstream } from '../helpers/fake-upstream'
+import { DOWNLOAD_BYTES, type FakeUpstream } from '../helpers/fake-upstream'
 
 let env: SignedInBff
 let upstream: FakeUpstream
@@ -77,6 +77,47 @@ describe('/api/* forwarding', () => {
     await request(bff.app.server).post('/api/echo/insert').set('Cookie', cookie).send({}).expect(403)
     await request(bff.app.server).delete('/api/echo/x').set('Cookie', cookie).expect(403)
     expect(upstream.requests).toHaveLength(0)
+  })
+
+  it('streams a large download through byte for byte, with its length and file name, and without the upstream’s cookie', async () => {
+    const res = await request(bff.app.server)
+      .get('/api/download')
+      .set('Cookie', cookie)
+      .buffer(true)
+      .parse((r, done) => {
+        const chunks: Buffer[] = []
+        r.on('data', (c: Buffer) => chunks.push(c))
+        r.on('end', () => done(null, Buffer.concat(chunks)))
+      })
+      .expect(200)
+    expect(res.headers['content-length']).toBe(String(DOWNLOAD_BYTES.length))
+    expect(res.headers['content-disposition']).toBe('attachment; filename="listado.bin"')
+    expect(res.headers['set-cookie']).toBeUndefined()
+    expect(Buffer.compare(res.body as Buffer, DOWNLOAD_BYTES)).toBe(0)
+  })
+
+  it('passes on an answer of unknown length whole', async () => {
+    const res = await request(bff.app.server).get('/api/unsized').set('Cookie', cookie).expect(200)
+    expect(res.headers['content-type']).toMatch(/^text\/csv/)
+    expect(res.text).toBe('Codigo;Estado\nEV-1;activo\nEV-2;baja\n')
+  })
+
+  it('streams an upload to the upstream unchanged, without the hop’s own headers', async () => {
+    const upload = Buffer.from(Array.from({ length: 300 * 1024 }, (_, i) => (i * 13) % 256))
+    await request(bff.app.server)
+      .post('/api/echo/upload')
+      .set('Cookie', cookie)
+      .set('X-CSRF', '1')
+      .set('Content-Type', 'application/octet-stream')
+      .set('TE', 'trailers')
+      .set('Proxy-Authorization', 'Basic c2VjcmV0bw==')
+      .send(upload)
+      .expect(200)
+    const seen = last()
+    expect(Buffer.compare(seen.body as Buffer, upload)).toBe(0)
+    expect(seen.headers['content-length']).toBe(String(upload.length))
+    expect(seen.headers.te).toBeUndefined()
+    expect(seen.headers['proxy-authorization']).toBeUndefined()
   })
 
   it.each(['/api/auth/login', '/api/auth/session', '/api/auth/refresh', '/api/auth/logout', '/api/AUTH/login', '/api//auth/session/', '/api/auth/%6Cogin'])(
