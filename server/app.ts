@@ -3,7 +3,7 @@ import underPressure from '@fastify/under-pressure'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import type { DestinationStream } from 'pino'
+import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
 import { brandRoutes } from './brand/brand-routes'
 import { loadBrands } from './brand/brand-registry'
@@ -21,6 +21,7 @@ import { manifestRoutes } from './manifest/manifest-routes'
 import { hiddenMenuPaths } from './manifest/menu-filter'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
+import { requestCompletedLogger } from './ops/access-log'
 import { healthRoutes } from './ops/health-routes'
 import { BffMetrics, metricsPlugin } from './ops/metrics'
 import { overloadOptions } from './ops/overload'
@@ -67,6 +68,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const shippedScreens = loadScreens(path.join(import.meta.dirname, 'screens'))
   const buildId = config.buildId ?? readBuildId(config.clientDist)
 
+  // One destination for the main logger and the request-completed lines.
+  const logDestination = deps.logStream ?? pino.destination({ dest: 1, sync: true })
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -75,7 +78,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         req: (req) => ({ method: req.method, url: maskUrl(req.url), host: req.host, remoteAddress: req.ip }),
         res: (res) => ({ statusCode: res.statusCode }),
       },
-      ...(deps.logStream ? { stream: deps.logStream } : {}),
+      stream: logDestination,
     },
     // A client-sent id is not trusted: every request gets one of ours.
     genReqId: () => randomUUID(),
@@ -119,11 +122,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     }
   })
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { req: request, res: reply, responseTime: Math.round(reply.elapsedTime * 10) / 10 },
-      'request completed',
-    )
+  const logRequestCompleted = requestCompletedLogger(config.logLevel, logDestination)
+  app.addHook('onResponse', (request, reply, done) => {
+    logRequestCompleted(request, reply)
+    done()
   })
 
   app.setErrorHandler((err: FastifyError, request, reply) => {

@@ -58,4 +58,22 @@ describe('request ids', () => {
     for (const id of ids) expect(id).toMatch(UUID)
     expect(new Set(ids).size).toBe(3)
   })
+
+  it('the request-completed line names method, masked URL, host, status and time, and nothing secret', async () => {
+    const iban = 'ES9121000418450200051332'
+    const res = await request(bff.app.server)
+      .get(`/api/echo/clientes?Nif=12345678Z&iban=${iban}&pageIndex=0`)
+      .set('Cookie', cookie)
+      .set('Host', 'portal.energialimpia.localhost:3000')
+      .expect(200)
+    const line = completedLine(String(res.headers['x-request-id']))!
+    expect(line).toMatchObject({
+      level: 30,
+      req: { method: 'GET', url: '/api/echo/clientes?Nif=12*****8Z&iban=ES************32&pageIndex=0', host: 'portal.energialimpia.localhost:3000' },
+      res: { statusCode: 200 },
+    })
+    expect(typeof line.responseTime).toBe('number')
+    const text = JSON.stringify(line)
+    for (const secret of [iban, '12345678Z', cookie.split('=')[1]!]) expect(text).not.toContain(secret)
+  })
 })
