@@ -22,6 +22,7 @@ import { hiddenMenuPaths } from './manifest/menu-filter'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
 import { requestCompletedLogger } from './ops/access-log'
+import { lazyRequestLogger } from './ops/request-logger'
 import { healthRoutes } from './ops/health-routes'
 import { BffMetrics, metricsPlugin } from './ops/metrics'
 import { overloadOptions } from './ops/overload'
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     requestIdHeader: false,
     // One log line per request, written on response (see the onResponse hook below).
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,25 +1,24 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import os from 'node:os'
 import pino, { type DestinationStream, type LevelWithSilentOrString } from 'pino'
 import { maskUrl } from '../lib/log-redaction'
 
+const INFO = pino.levels.values.info!
+
 /**
- * The one line logged per request, "request completed", with the request id. It holds fixed
- * fields only (method, URL with sensitive query values masked, host, address, status, time), so
- * it is written by a logger of its own on the same destination, without the main logger's
- * redaction: walking every redaction path and wildcard on each line was a tenth of a proxied
- * request's CPU.
+ * The one line logged per request, "request completed", in the main logger's JSON shape
+ * (level, time, pid, hostname, reqId, msg). It holds fixed fields only (method, URL with
+ * sensitive query values masked, host, address, status, time), so it is composed here and
+ * written to the same destination, skipping the logger's redaction and object walk: on every
+ * proxied request those were a tenth of its CPU. Strings go through JSON.stringify, so a URL
+ * or host holding quotes or control characters still gives valid JSON.
  */
 export function requestCompletedLogger(level: LevelWithSilentOrString, destination: DestinationStream) {
-  const log = pino({ level }, destination)
+  if (!((pino.levels.values[level] ?? Number.POSITIVE_INFINITY) <= INFO)) return () => undefined
+  const process_ = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`
   return (request: FastifyRequest, reply: FastifyReply) => {
-    log.info(
-      {
-        reqId: request.id,
-        req: { method: request.method, url: maskUrl(request.url), host: request.host, remoteAddress: request.ip },
-        res: { statusCode: reply.statusCode },
-        responseTime: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request completed',
+    destination.write(
+      `{"level":${INFO},"time":${Date.now()}${process_}${JSON.stringify(String(request.id))},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(maskUrl(request.url))},"host":${JSON.stringify(request.host)},"remoteAddress":${JSON.stringify(request.ip)}},"res":{"statusCode":${reply.statusCode}},"responseTime":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request completed"}\n`,
     )
   }
 }

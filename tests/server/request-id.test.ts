@@ -76,4 +76,12 @@ describe('request ids', () => {
     const text = JSON.stringify(line)
     for (const secret of [iban, '12345678Z', cookie.split('=')[1]!]) expect(text).not.toContain(secret)
   })
+
+  it('what a request logs along the way carries its id too (the request logger is made on first use)', async () => {
+    const res = await request(bff.app.server).post('/api/echo/insert').set('Cookie', cookie).send({}).expect(403)
+    const id = String(res.headers['x-request-id'])
+    const warning = bff.logs.lines.find((l) => l.reqId === id && l.event === 'csrf_rejected')
+    expect(warning).toMatchObject({ level: 40, method: 'POST' })
+    expect(completedLine(id)).toBeDefined()
+  })
 })
