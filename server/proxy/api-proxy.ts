@@ -3,6 +3,7 @@ import { errors as undiciErrors } from 'undici'
 import { MESSAGES, sendError } from '../lib/errors'
 import { UPSTREAM_AUTH_PATHS } from '../session/auth-service'
 import type { SessionGate } from '../session/session-gate'
+import { exchange, type UpstreamExchange } from './upstream-exchange'
 import { outcomeOfError, outcomeOfStatus, toUpstreamError, type UpstreamClient, type UpstreamOutcome } from './upstream-client'
 
 /** Upstream calls a signed-out browser may make: the password recovery flow. */
@@ -103,10 +104,10 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     const hasBody = request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0'
 
     const started = performance.now()
-    let answer
+    let answer: UpstreamExchange
     try {
       // The client retries GETs once (spec §9): the BFF does not retry, or it would multiply that.
-      answer = await upstream.pool.request({ method: request.method as 'GET', path: request.url, headers, body: hasBody ? request.raw : null })
+      answer = await exchange(upstream.pool, { method: request.method as 'GET', path: request.url, headers, body: hasBody ? request.raw : null }, BUFFERED_MAX_BYTES)
     } catch (err) {
       return failed(request, reply, err, started)
     }
@@ -117,15 +118,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       const value = answer.headers[name]
       if (value !== undefined && !STRIPPED_ANSWER.has(name)) answerHeaders[name] = value
     }
-    const length = Number(answer.headers['content-length'] ?? Number.NaN)
-    if (!(length <= BUFFERED_MAX_BYTES)) return reply.code(answer.statusCode).headers(answerHeaders).send(answer.body)
-    let bytes: Buffer
-    try {
-      bytes = Buffer.from(await answer.body.arrayBuffer())
-    } catch (err) {
-      return failed(request, reply, err, started)
-    }
-    return reply.code(answer.statusCode).headers(answerHeaders).send(bytes)
+    return reply.code(answer.statusCode).headers(answerHeaders).send(answer.body)
   }
 
   const failed = (request: FastifyRequest, reply: FastifyReply, err: unknown, started: number) => {
