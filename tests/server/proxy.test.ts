@@ -1,3 +1,4 @@
+import http from 'node:http'
 import request from 'supertest'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { canonicalApiPath } from '../../server/proxy/api-proxy'
@@ -94,6 +95,25 @@ describe('/api/* forwarding', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="listado.bin"')
     expect(res.headers['set-cookie']).toBeUndefined()
     expect(Buffer.compare(res.body as Buffer, DOWNLOAD_BYTES)).toBe(0)
+  })
+
+  it('stops reading a download the browser gave up on, and keeps serving', async () => {
+    const server = bff.app.server.listening ? bff.app.server : await new Promise<typeof bff.app.server>((resolve) => bff.app.server.listen(0, '127.0.0.1', () => resolve(bff.app.server)))
+    const { port } = server.address() as { port: number }
+    const firstChunk = await new Promise<number>((resolve, reject) => {
+      const req = http.get({ host: '127.0.0.1', port, path: '/api/download', headers: { cookie } }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          req.destroy()
+          resolve(chunk.length)
+        })
+      })
+      req.on('error', (err) => ((err as { code?: string }).code === 'ECONNRESET' ? undefined : reject(err)))
+    })
+    expect(firstChunk).toBeGreaterThan(0)
+    expect(firstChunk).toBeLessThan(DOWNLOAD_BYTES.length)
+    for (let i = 0; i < 3; i++) await request(bff.app.server).get('/api/echo/despues').set('Cookie', cookie).expect(200)
+    const whole = await request(bff.app.server).get('/api/unsized').set('Cookie', cookie).expect(200)
+    expect(whole.text).toBe('Codigo;Estado\nEV-1;activo\nEV-2;baja\n')
   })
 
   it('passes on an answer of unknown length whole', async () => {
