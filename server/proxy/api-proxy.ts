@@ -109,7 +109,12 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       // The client retries GETs once (spec §9): the BFF does not retry, or it would multiply that.
       answer = await exchange(upstream.pool, { method: request.method as 'GET', path: request.url, headers, body: hasBody ? request.raw : null }, BUFFERED_MAX_BYTES)
     } catch (err) {
-      return failed(request, reply, err, started)
+      if (err instanceof undiciErrors.InvalidArgumentError) return sendError(reply, 400, 'Petición no válida.')
+      const mapped = toUpstreamError(err)
+      observe(outcomeOfError(mapped), started)
+      const { code, message } = err as { code?: string; message?: string }
+      request.log.warn({ err: { code, message }, event: 'upstream_error' }, 'upstream call failed')
+      return sendError(reply, mapped.statusCode, mapped.message)
     }
     observe(outcomeOfStatus(answer.statusCode), started)
 
@@ -119,15 +124,6 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       if (value !== undefined && !STRIPPED_ANSWER.has(name)) answerHeaders[name] = value
     }
     return reply.code(answer.statusCode).headers(answerHeaders).send(answer.body)
-  }
-
-  const failed = (request: FastifyRequest, reply: FastifyReply, err: unknown, started: number) => {
-    if (err instanceof undiciErrors.InvalidArgumentError) return sendError(reply, 400, 'Petición no válida.')
-    const mapped = toUpstreamError(err)
-    observe(outcomeOfError(mapped), started)
-    const { code, message } = err as { code?: string; message?: string }
-    request.log.warn({ err: { code, message }, event: 'upstream_error' }, 'upstream call failed')
-    return sendError(reply, mapped.statusCode, mapped.message)
   }
 
   app.all('/api/*', forward)

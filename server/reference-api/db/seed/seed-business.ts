@@ -490,10 +490,9 @@ export function drawSupplyTerms(rnd: Random, point: PointDraft, household: boole
   return { powers, modalidad, energy, fee, powerPrices, consumo }
 }
 
-export function seedBusiness(db: Database.Database, rnd: Random, today: Date): void {
-  const T = Math.floor(today.getTime() / DAY_MS)
-  const marcas = db.prepare('SELECT id, dominio FROM marcas ORDER BY id').all() as { id: number; dominio: string }[]
-  const backoffice = (
+/** Active administrators and back-office staff: who creates, validates and edits seeded contracts. */
+export function backofficeStaffIds(db: Database.Database): number[] {
+  return (
     db
       .prepare(
         `SELECT DISTINCT u.id FROM usuarios u JOIN usuario_grupos ug ON ug.usuario_id = u.id JOIN grupos g ON g.id = ug.grupo_id
@@ -501,6 +500,12 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
       )
       .all() as { id: number }[]
   ).map((u) => u.id)
+}
+
+export function seedBusiness(db: Database.Database, rnd: Random, today: Date): void {
+  const T = Math.floor(today.getTime() / DAY_MS)
+  const marcas = db.prepare('SELECT id, dominio FROM marcas ORDER BY id').all() as { id: number; dominio: string }[]
+  const backoffice = backofficeStaffIds(db)
   const agentsOf = db.prepare('SELECT id, nivel, usuario_id, tipo_comision_id, fecha_alta FROM agentes WHERE marca_id = ? ORDER BY id')
 
   const insertClient = db.prepare(

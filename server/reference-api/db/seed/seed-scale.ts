@@ -3,7 +3,7 @@ import { DISTRIBUIDORAS } from '../../data/municipios'
 import { addYears, type EstadoCodigo } from '../../lib/catalogos'
 import { brandPrefix, contractCode } from '../../lib/codigos'
 import { Random } from '../../lib/random'
-import { REJECTION_REASONS, dayOfIso, drawClient, drawPoint, drawSignUpAge, drawSupplyTerms, drawingKit, isoOfDay as iso, type ClientDraft, type PointDraft } from './seed-business'
+import { REJECTION_REASONS, backofficeStaffIds, dayOfIso, drawClient, drawPoint, drawSignUpAge, drawSupplyTerms, drawingKit, isoOfDay as iso, type ClientDraft, type PointDraft } from './seed-business'
 
 /**
  * Data at scale (`SEED_CONTRACTS`): tops every brand up to `perBrand` contracts after the demo
@@ -69,14 +69,7 @@ export function seedScale(db: Database.Database, today: Date, perBrand: number):
   const rnd = new Random(SCALE_SEED)
   const T = Math.floor(today.getTime() / DAY_MS)
   const marcas = db.prepare('SELECT id, dominio FROM marcas ORDER BY id').all() as { id: number; dominio: string }[]
-  const staff = (
-    db
-      .prepare(
-        `SELECT DISTINCT u.id FROM usuarios u JOIN usuario_grupos ug ON ug.usuario_id = u.id JOIN grupos g ON g.id = ug.grupo_id
-         WHERE g.nombre IN ('Administradores', 'Backoffice') AND u.activo = 1 ORDER BY u.id`,
-      )
-      .all() as { id: number }[]
-  ).map((u) => u.id)
+  const staff = backofficeStaffIds(db)
   const usedCups = new Set((db.prepare('SELECT cups FROM puntos_suministro').pluck().all() as string[]))
   const kit = drawingKit(rnd, usedCups)
   // Office hours, split so that one day's events keep their order: created, validated, updated.
