@@ -4,7 +4,7 @@ import { Menu } from 'primereact/menu'
 import type { MenuItem } from 'primereact/menuitem'
 import { Skeleton } from 'primereact/skeleton'
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react'
-import { Responsive, useContainerWidth, type Layout, type LayoutItem } from 'react-grid-layout'
+import { GridLayout, useContainerWidth, type Layout, type LayoutItem } from 'react-grid-layout'
 import { defaultConstraints, transformStrategy } from 'react-grid-layout/core'
 import 'react-grid-layout/css/styles.css'
 import { api } from '../../api/client'
@@ -17,7 +17,6 @@ import { allowedWidgets, DEFAULT_LAYOUTS, defaultState, keepAllowed, limitsOf, w
 import {
   AUTO_SIZE,
   BREAKPOINT_NAMES,
-  BREAKPOINTS,
   breakpointForWidth,
   buildPreference,
   COLS,
@@ -265,6 +264,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
     : [{ label: 'Todos los widgets están en el panel', disabled: true }]
 
   const current = layouts[bp]
+  const gridConfig = useMemo(() => ({ cols: COLS[bp], rowHeight: ROW_HEIGHT, margin: MARGIN, maxRows: MAX_ROWS }), [bp])
   const children = useMemo(
     () =>
       state.widgets.map((id) => {
@@ -309,14 +309,16 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
       <div ref={containerRef} className={`dash-grid${interacting ? ' dash-grid--interacting' : ''}`} data-breakpoint={bp}>
         {mounted && state.widgets.length === 0 && <p className="dash-empty">No hay widgets en el panel. Añade uno con «Añadir widget».</p>}
         {mounted && (
-          <Responsive
+          // One grid per breakpoint (keyed), fed the layout resolved above for the width we measured.
+          // react-grid-layout's Responsive keeps a breakpoint of its own, updated an effect later than
+          // the width: in between it rendered the new width with the old columns and stored that
+          // mixed layout under the old breakpoint (cards narrower than the grid and overlapping after
+          // a window went from wide to narrow). With one source of truth that state cannot exist.
+          <GridLayout
+            key={bp}
             width={width}
-            breakpoints={BREAKPOINTS}
-            cols={COLS}
-            layouts={layouts}
-            rowHeight={ROW_HEIGHT}
-            margin={MARGIN}
-            maxRows={MAX_ROWS}
+            gridConfig={gridConfig}
+            layout={current}
             compactor={COMPACTOR}
             constraints={CONSTRAINTS}
             positionStrategy={transformStrategy}
@@ -331,7 +333,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
             onResizeStop={onStop}
           >
             {children}
-          </Responsive>
+          </GridLayout>
         )}
       </div>
     </div>
