@@ -292,8 +292,12 @@ test.describe('injected failures show their spec message and lose nothing', () =
     await failCall(page, 'GET', '/api/client')
     await page.goto('/soluciones/contratos/alta')
     const nif = validDni()
+    // The lookup fails as soon as the NIF is typed; its toast lives 3 s (spec), less than typing
+    // the rest of the holder can take on a loaded machine, so it is watched for from the start.
+    const lookupFailed = expect(toast(page)).toContainText('No se han podido obtener los datos del cliente.', { timeout: 30_000 })
+    lookupFailed.catch(() => {}) // awaited below; this only keeps an early failure from going unhandled meanwhile
     await fillHolder(page, nif)
-    await expect(toast(page)).toContainText('No se han podido obtener los datos del cliente.')
+    await lookupFailed
     await expect(textField(wizard(page), 'Primer apellido')).toHaveValue('Fernández')
 
     // on to the review, then the creation fails: everything stays, on screen and after a reload

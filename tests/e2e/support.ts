@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test'
+import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -102,13 +103,22 @@ export interface FaultRequest {
 
 /** The faults each page's test asked for, so it removes its own and never another test's. */
 const faultsOf = new WeakMap<Page, number[]>()
+/** Each page's fault scope: the header its calls carry and the Scope of its faults. */
+const scopeOf = new WeakMap<Page, string>()
 
 /**
- * Asks the reference API (through the BFF, as the signed-in user) to fail a call. Faults are
- * shared by every test that runs at the same time, so each test removes only its own.
+ * Asks the reference API (through the BFF, as the signed-in user) to fail a call made by this
+ * page. The fault is scoped to the page (its calls carry `X-Fault-Scope` from now on), so a
+ * test running at the same time on another worker never uses it up or sees it.
  */
 export async function injectFault(page: Page, fault: FaultRequest): Promise<void> {
-  const res = await page.request.post('/api/__test/faults', { headers: { 'X-CSRF': '1' }, data: fault })
+  let scope = scopeOf.get(page)
+  if (!scope) {
+    scope = `e2e-${randomUUID()}`
+    scopeOf.set(page, scope)
+    await page.setExtraHTTPHeaders({ 'X-Fault-Scope': scope })
+  }
+  const res = await page.request.post('/api/__test/faults', { headers: { 'X-CSRF': '1' }, data: { ...fault, Scope: scope } })
   expect(res.status()).toBe(201)
   const { Id } = (await res.json()) as { Id: number }
   faultsOf.set(page, [...(faultsOf.get(page) ?? []), Id])

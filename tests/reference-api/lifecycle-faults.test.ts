@@ -13,6 +13,7 @@ interface Fault {
   Status: number
   DelayMs: number
   Times: number | null
+  Scope: string | null
   Restantes: number | null
   Aplicados: number
   Origen: 'entorno' | 'api'
@@ -28,9 +29,9 @@ const timed = async <T>(fn: () => Promise<T>): Promise<[T, number]> => {
 describe('the fault registry', () => {
   it('parses REFERENCE_API_FAULTS', () => {
     expect(parseFaultSpec('GET /api/contract/id=500;POST /api/contract/insert=503:2000; get /api/client/ = 0:150 ')).toEqual([
-      { Method: 'GET', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: null },
-      { Method: 'POST', Path: '/api/contract/insert', Status: 503, DelayMs: 2000, Times: null },
-      { Method: 'GET', Path: '/api/client', Status: 0, DelayMs: 150, Times: null },
+      { Method: 'GET', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: null, Scope: null },
+      { Method: 'POST', Path: '/api/contract/insert', Status: 503, DelayMs: 2000, Times: null, Scope: null },
+      { Method: 'GET', Path: '/api/client', Status: 0, DelayMs: 150, Times: null, Scope: null },
     ])
     expect(parseFaultSpec('')).toEqual([])
     for (const bad of ['GET /api/x', 'GET /api/x=abc', '/api/x=500', 'GET /otra=500', 'GET /api/x=42', 'GET /api/x=0', 'GET /api/__test/faults=500', 'GET /api/x=500:999999']) {
@@ -40,17 +41,34 @@ describe('the fault registry', () => {
 
   it('counts Times, matches method and path (no query, no trailing slash, any case), replaces a fault of the same call', () => {
     const r = new FaultRegistry()
-    r.add({ Method: 'get', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: 2 })
+    r.add({ Method: 'get', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: 2, Scope: null })
     expect(r.take('POST', '/api/contract/id')).toBeNull()
     expect(r.take('GET', '/api/contract/id?codigo=EV-2026-000001')).toMatchObject({ Status: 500, Restantes: 1, Aplicados: 1 })
     expect(r.take('GET', '/API/Contract/Id/')).toMatchObject({ Restantes: 0, Aplicados: 2 })
     expect(r.take('GET', '/api/contract/id')).toBeNull()
     expect(r.list()).toEqual([])
-    r.add({ Method: 'GET', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: null })
-    r.add({ Method: 'GET', Path: '/api/contract/id/', Status: 503, DelayMs: 0, Times: null })
+    r.add({ Method: 'GET', Path: '/api/contract/id', Status: 500, DelayMs: 0, Times: null, Scope: null })
+    r.add({ Method: 'GET', Path: '/api/contract/id/', Status: 503, DelayMs: 0, Times: null, Scope: null })
     expect(r.list()).toHaveLength(1)
     expect(r.take('GET', '/api/contract/id')?.Status).toBe(503)
     expect(r.clear()).toBe(1)
+  })
+
+  it('a scoped fault fails only its own scope\'s calls, before an unscoped one; scopes do not replace each other', () => {
+    const r = new FaultRegistry()
+    const call = { Method: 'GET', Path: '/api/client', Status: 500, DelayMs: 0, Times: 1 }
+    r.add({ ...call, Scope: 'prueba-a' })
+    r.add({ ...call, Scope: 'prueba-b', Status: 503 })
+    expect(r.list()).toHaveLength(2)
+    expect(r.take('GET', '/api/client')).toBeNull()
+    expect(r.take('GET', '/api/client', 'otra')).toBeNull()
+    expect(r.take('GET', '/api/client', 'prueba-b')?.Status).toBe(503)
+    expect(r.take('GET', '/api/client', 'prueba-b')).toBeNull()
+    r.add({ ...call, Scope: null, Status: 502 })
+    expect(r.take('GET', '/api/client', 'prueba-a')?.Status).toBe(500)
+    expect(r.take('GET', '/api/client', 'prueba-a')?.Status).toBe(502)
+    expect(r.list()).toEqual([])
+    expect(() => r.add({ ...call, Scope: 'con espacios' })).toThrow(/Scope debe tener/)
   })
 })
 
@@ -102,6 +120,19 @@ describe('faults through HTTP', () => {
     const third = await admin.get('/api/contract/situacion-contratos')
     expect(third.status).toBe(200)
     expect(Array.isArray(third.body)).toBe(true)
+    expect((await admin.get<Fault[]>('/api/__test/faults')).body).toEqual([])
+  })
+
+  it('a fault with a Scope fails only calls sent with that X-Fault-Scope', async () => {
+    const add = await admin.post<Fault>('/api/__test/faults', { Method: 'GET', Path: '/api/utility/cnaes', Status: 500, Times: 1, Scope: 'prueba-7' })
+    expect(add.body).toMatchObject({ Scope: 'prueba-7', Restantes: 1 })
+    expect((await admin.get('/api/utility/cnaes')).status).toBe(200)
+    expect((await admin.call('GET', '/api/utility/cnaes', { headers: { 'X-Fault-Scope': 'prueba-8' } })).status).toBe(200)
+    expect((await admin.call('GET', '/api/utility/cnaes', { headers: { 'X-Fault-Scope': 'prueba-7' } })).status).toBe(500)
+    expect((await admin.get<Fault[]>('/api/__test/faults')).body).toEqual([])
+    const bad = await admin.post('/api/__test/faults', { Method: 'GET', Path: '/api/utility/cnaes', Status: 500, Scope: 'a b' })
+    expect(bad.status).toBe(400)
+    expect(bad.text).toContain('Scope debe tener de 1 a 64 letras')
     expect((await admin.get<Fault[]>('/api/__test/faults')).body).toEqual([])
   })
 

@@ -9,7 +9,7 @@ import { tolerantJsonBodies } from './json-body'
  * exist (404) and `REFERENCE_API_FAULTS` is ignored.
  *
  *   REFERENCE_API_FAULTS="GET /api/contract/id=500;POST /api/contract/insert=503:2000"
- *   POST   /api/__test/faults { Method, Path, Status, DelayMs?, Times? }   → 201 the fault
+ *   POST   /api/__test/faults { Method, Path, Status, DelayMs?, Times?, Scope? } → 201 the fault
  *   GET    /api/__test/faults                                             → 200 the list
  *   DELETE /api/__test/faults                                             → 204 (all)
  *   DELETE /api/__test/faults/:id                                         → 204, 404 when gone
@@ -23,6 +23,11 @@ export interface FaultInput {
   DelayMs: number
   /** How many matching calls fail; null = every one. */
   Times: number | null
+  /**
+   * Only calls sent with `X-Fault-Scope: <Scope>` fail; null = every matching call. Tests that
+   * run side by side each use their own, so one never uses up another's fault.
+   */
+  Scope: string | null
 }
 
 export interface Fault extends FaultInput {
@@ -36,6 +41,9 @@ export interface Fault extends FaultInput {
 }
 
 export const MAX_DELAY_MS = 60_000
+/** The request header a scoped fault matches on. */
+export const FAULT_SCOPE_HEADER = 'x-fault-scope'
+const SCOPE = /^[A-Za-z0-9_-]{1,64}$/
 const CONTROL_PREFIX = '/api/__test/'
 
 /** A path as matched: no query, no trailing slash, lower case. */
@@ -57,7 +65,8 @@ function checkInput(input: FaultInput): FaultInput {
   }
   if (input.Status === 0 && input.DelayMs === 0) throw new Error('Un fallo necesita un Status o un DelayMs.')
   if (input.Times !== null && (!Number.isInteger(input.Times) || input.Times < 1)) throw new Error('Times debe ser un entero positivo (o no indicarse: sin límite).')
-  return { Method, Path, Status: input.Status, DelayMs: input.DelayMs, Times: input.Times }
+  if (input.Scope !== null && !SCOPE.test(input.Scope)) throw new Error('Scope debe tener de 1 a 64 letras, cifras, «-» o «_» (o no indicarse: todas las llamadas).')
+  return { Method, Path, Status: input.Status, DelayMs: input.DelayMs, Times: input.Times, Scope: input.Scope }
 }
 
 /**
@@ -73,7 +82,7 @@ export function parseFaultSpec(spec: string): FaultInput[] {
     const m = /^([A-Za-z]+)\s+(\S+?)\s*=\s*(\d{1,3})(?::(\d+))?$/.exec(entry)
     if (!m) throw new Error(`REFERENCE_API_FAULTS no válido: «${entry}» (formato: MÉTODO /ruta=STATUS[:RETARDO_MS]).`)
     try {
-      out.push(checkInput({ Method: m[1]!, Path: m[2]!, Status: Number(m[3]), DelayMs: m[4] === undefined ? 0 : Number(m[4]), Times: null }))
+      out.push(checkInput({ Method: m[1]!, Path: m[2]!, Status: Number(m[3]), DelayMs: m[4] === undefined ? 0 : Number(m[4]), Times: null, Scope: null }))
     } catch (err) {
       throw new Error(`REFERENCE_API_FAULTS no válido: «${entry}»: ${(err as Error).message}`)
     }
@@ -93,10 +102,10 @@ export class FaultRegistry {
     for (const f of initial) this.add(f, 'entorno')
   }
 
-  /** Adds a fault, replacing any other for the same method and path. */
+  /** Adds a fault, replacing any other for the same method, path and scope. */
   add(input: FaultInput, origen: Fault['Origen'] = 'api'): Fault {
     const f = checkInput(input)
-    this.faults = this.faults.filter((x) => !(x.Method === f.Method && faultPath(x.Path) === faultPath(f.Path)))
+    this.faults = this.faults.filter((x) => !(x.Method === f.Method && faultPath(x.Path) === faultPath(f.Path) && x.Scope === f.Scope))
     const fault: Fault = { Id: this.nextId++, ...f, Restantes: f.Times, Aplicados: 0, Origen: origen, Creado: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z') }
     this.faults.push(fault)
     return { ...fault }
@@ -119,12 +128,16 @@ export class FaultRegistry {
     return n
   }
 
-  /** The fault for a call, counting it (a fault whose Times are used up goes away); null when none. */
-  take(method: string, url: string): Fault | null {
+  /**
+   * The fault for a call, counting it (a fault whose Times are used up goes away); null when
+   * none. A fault of the call's own scope comes before an unscoped one.
+   */
+  take(method: string, url: string, scope: string | null = null): Fault | null {
     const path = faultPath(url)
     if (`${path}/`.startsWith(CONTROL_PREFIX)) return null
     const m = method.toUpperCase()
-    const fault = this.faults.find((f) => f.Method === m && faultPath(f.Path) === path)
+    const matches = (f: Fault, s: string | null) => f.Scope === s && f.Method === m && faultPath(f.Path) === path
+    const fault = (scope !== null ? this.faults.find((f) => matches(f, scope)) : undefined) ?? this.faults.find((f) => matches(f, null))
     if (!fault) return null
     fault.Aplicados++
     if (fault.Restantes !== null) {
@@ -143,6 +156,12 @@ function intField(body: Record<string, unknown>, name: string, fallback: number 
   return n
 }
 
+function scopeField(v: unknown): string | null {
+  if (v === undefined || v === null || v === '') return null
+  if (typeof v !== 'string') fail(400, 'Scope debe ser un texto.')
+  return v
+}
+
 /**
  * Installs the fault hook (after authentication: it runs once the access hook has checked the
  * brand and, except on the public auth calls, the bearer token) and the control routes.
@@ -151,7 +170,8 @@ function intField(body: Record<string, unknown>, name: string, fallback: number 
 export function installFaults(app: FastifyInstance, registry: FaultRegistry): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/')) return
-    const fault = registry.take(request.method, request.url)
+    const scope = request.headers[FAULT_SCOPE_HEADER]
+    const fault = registry.take(request.method, request.url, typeof scope === 'string' ? scope : null)
     if (!fault) return
     request.log.info({ fault: { id: fault.Id, status: fault.Status, delayMs: fault.DelayMs } }, 'fallo provocado')
     if (fault.DelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.DelayMs))
@@ -165,7 +185,7 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
     control.get('/api/__test/faults', async () => registry.list())
     control.post('/api/__test/faults', async (request: FastifyRequest, reply) => {
       const raw = request.body
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(400, 'El cuerpo de la petición debe ser un objeto JSON: { Method, Path, Status, DelayMs?, Times? }.')
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(400, 'El cuerpo de la petición debe ser un objeto JSON: { Method, Path, Status, DelayMs?, Times?, Scope? }.')
       // PascalCase fields; camelCase spellings accepted too.
       const fields = Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k.charAt(0).toUpperCase() + k.slice(1), v]))
       const method = fields.Method
@@ -178,6 +198,7 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
         Status: intField(fields, 'Status', 0)!,
         DelayMs: intField(fields, 'DelayMs', 0)!,
         Times: intField(fields, 'Times', null),
+        Scope: scopeField(fields.Scope),
       }
       let fault: Fault
       try {
