@@ -115,13 +115,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so refusals (wrong host, CSRF, overload) carry the protections too.
   await securityHeaders(app, { production: config.production })
   app.addHook('onRequest', hostCheck({ production: config.production, brands, allowedHosts: config.allowedHosts }))
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.brand = brands.resolve(request.host)
     reply.header('x-request-id', request.id)
-    if (csrfRejection(request)) {
-      request.log.warn({ event: 'csrf_rejected', method: request.method }, 'state-changing request without CSRF header or with a foreign origin')
-      return sendError(reply, 403, MESSAGES.csrf)
-    }
+    if (!csrfRejection(request)) return done()
+    request.log.warn({ event: 'csrf_rejected', method: request.method }, 'state-changing request without CSRF header or with a foreign origin')
+    sendError(reply, 403, MESSAGES.csrf)
   })
 
   const logRequestCompleted = requestCompletedLogger(config.logLevel, logDestination)

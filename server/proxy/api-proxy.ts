@@ -63,17 +63,18 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
   // Bodies are streamed to the upstream unread, so the JSON body limit does not cover them:
   // the declared length is capped here, and a body without one (chunked) is refused, which
   // bounds what the stream can carry (the HTTP parser never delivers more than it declares).
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return
+  // Callback style (no promise per request); an answered request does not call done.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done()
     const length = request.headers['content-length']
     if (length === undefined) {
-      if (request.headers['transfer-encoding']) return sendError(reply, 411, 'La petición debe indicar su tamaño (Content-Length).')
+      if (!request.headers['transfer-encoding']) return done()
+      sendError(reply, 411, 'La petición debe indicar su tamaño (Content-Length).')
       return
     }
-    if (!/^\d+$/.test(length) || Number(length) > opts.bodyLimit) {
-      request.log.warn({ event: 'body_too_large', contentLength: length.slice(0, 20) }, 'upload refused: over the limit')
-      return sendError(reply, 413, `La petición es demasiado grande: el máximo son ${Math.round(opts.bodyLimit / 1024 / 1024)} MB.`)
-    }
+    if (/^\d+$/.test(length) && Number(length) <= opts.bodyLimit) return done()
+    request.log.warn({ event: 'body_too_large', contentLength: length.slice(0, 20) }, 'upload refused: over the limit')
+    sendError(reply, 413, `La petición es demasiado grande: el máximo son ${Math.round(opts.bodyLimit / 1024 / 1024)} MB.`)
   })
   // Whatever the content type, the body is left unread in the request stream and forwarded as it comes.
   app.removeAllContentTypeParsers()

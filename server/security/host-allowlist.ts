@@ -1,4 +1,4 @@
-import type { onRequestAsyncHookHandler } from 'fastify'
+import type { onRequestHookHandler } from 'fastify'
 import type { BrandRegistry } from '../brand/brand-registry'
 import { sendError } from '../lib/errors'
 
@@ -39,12 +39,12 @@ export function hostAllowlist(policy: HostPolicy): (host: string | undefined) =>
 }
 
 /** An onRequest hook refusing other host names with 421 Misdirected Request, before anything else runs. */
-export function hostCheck(policy: HostPolicy): onRequestAsyncHookHandler {
+export function hostCheck(policy: HostPolicy): onRequestHookHandler {
   const allowed = hostAllowlist(policy)
-  return async (request, reply) => {
-    if (ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return
-    if (allowed(request.host)) return
+  // Callback style (no promise per request); an answered request does not call done.
+  return (request, reply, done) => {
+    if (allowed(request.host) || ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return done()
     request.log.warn({ event: 'host_refused', host: String(request.host).slice(0, 100) }, 'request for a host this portal does not serve')
-    return sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
+    sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
   }
 }
