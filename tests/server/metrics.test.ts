@@ -57,6 +57,18 @@ describe('/metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_sum', { method: 'POST', route: '/bff/auth/login', status: '200' })).toBeGreaterThan(0)
   })
 
+  it('the request counter follows every request, also across scrapes made at the same time', async () => {
+    const labels = { method: 'GET', route: '/bff/screens/:id', status: '401' }
+    const before = sample(await scrape(bff), 'http_requests_total', labels) ?? 0
+    for (let i = 0; i < 3; i++) await request(bff.app.server).get('/bff/screens/otra').expect(401)
+    const [a, b] = await Promise.all([scrape(bff), scrape(bff)])
+    // Each scrape is itself a request (GET /metrics 200), so only the 401s are compared.
+    for (const text of [a, b]) {
+      expect(sample(text, 'http_requests_total', labels)).toBe(before + 3)
+      expect(sample(text, 'http_request_duration_seconds_count', labels)).toBe(before + 3)
+    }
+  })
+
   it('counts upstream calls of the BFF and of the proxy by outcome, with their latency', async () => {
     await request(bff.app.server).get('/api/not-in-the-fake').set('Cookie', cookie).expect(404)
     const text = await scrape(bff)
