@@ -265,6 +265,8 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
 
   const current = layouts[bp]
   const gridConfig = useMemo(() => ({ cols: COLS[bp], rowHeight: ROW_HEIGHT, margin: MARGIN, maxRows: MAX_ROWS }), [bp])
+  // A window resized across a breakpoint mid-drag mounts a new grid, which never reports that drag's end.
+  useEffect(() => setInteracting(false), [bp])
   const children = useMemo(
     () =>
       state.widgets.map((id) => {
