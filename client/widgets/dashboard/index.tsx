@@ -117,12 +117,8 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
   const addMenu = useRef<Menu>(null)
   const [focusCard, setFocusCard] = useState<string | null>(null)
 
-  // Every breakpoint's full layout: the stored one (or the default), normalised by the grid rules.
-  const layouts = useMemo(() => {
-    const out = {} as Record<Breakpoint, LayoutItem[]>
-    for (const b of BREAKPOINT_NAMES) out[b] = resolveLayout(state.widgets, state.stored[b], DEFAULT_LAYOUTS[b], limitsOf, COLS[b])
-    return out
-  }, [state])
+  // The shown breakpoint's full layout: the stored one (or the default), normalised by the grid rules.
+  const current = useMemo(() => resolveLayout(state.widgets, state.stored[bp], DEFAULT_LAYOUTS[bp], limitsOf, COLS[bp]), [state, bp])
 
   // ── Saving: debounced, after a drag or resize ends; merged with what is stored upstream ──
   const prefRef = useRef(pref)
@@ -173,16 +169,14 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
     }
   }, [flush])
 
-  const widthRef = useRef(width)
-  widthRef.current = width
-  const layoutsRef = useRef(layouts)
-  layoutsRef.current = layouts
+  const shown = useRef({ bp, layout: current })
+  shown.current = { bp, layout: current }
 
   /** A new layout for the current breakpoint (end of a drag or resize, or a keyboard step). */
   const commit = useCallback(
     (layout: Layout) => {
-      const b = breakpointForWidth(widthRef.current)
-      if (samePlacements(toPlacements(layout), toPlacements(layoutsRef.current[b]))) return
+      const b = shown.current.bp
+      if (samePlacements(toPlacements(layout), toPlacements(shown.current.layout))) return
       setState((s) => ({ ...s, stored: setBreakpointLayout(s.stored, b, layout) }))
       dirty.current.add(b)
       scheduleSave()
@@ -217,10 +211,9 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
 
   const arrange = useCallback(
     (id: string, action: ArrangeAction) => {
-      const b = breakpointForWidth(widthRef.current)
-      const current = layoutsRef.current[b]
+      const { bp: b, layout } = shown.current
       const [dx, dy, dw, dh] = ARRANGE_STEPS[action]
-      const next = dw || dh ? resizeItemBy(current, id, dw, dh, COLS[b], COMPACTOR) : moveItemBy(current, id, dx, dy, COLS[b], COMPACTOR)
+      const next = dw || dh ? resizeItemBy(layout, id, dw, dh, COLS[b], COMPACTOR) : moveItemBy(layout, id, dx, dy, COLS[b], COMPACTOR)
       commit(next)
     },
     [commit],
@@ -263,7 +256,6 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
     ? available.map((w) => ({ label: w.title, command: () => addWidget(w.id) }))
     : [{ label: 'Todos los widgets están en el panel', disabled: true }]
 
-  const current = layouts[bp]
   const gridConfig = useMemo(() => ({ cols: COLS[bp], rowHeight: ROW_HEIGHT, margin: MARGIN, maxRows: MAX_ROWS }), [bp])
   // A window resized across a breakpoint mid-drag mounts a new grid, which never reports that drag's end.
   useEffect(() => setInteracting(false), [bp])
