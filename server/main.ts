@@ -1,3 +1,5 @@
+// First: V8 settings that must hold before any other module runs.
+import './ops/v8-settings'
 import { buildApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
 import { asyncStdout } from './ops/log-destination'
