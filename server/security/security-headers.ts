@@ -56,13 +56,30 @@ export function securityHeaderValues(production: boolean): Record<string, string
 }
 
 /**
+ * Of helmet's headers, those that only act on an HTML document (process isolation, opener,
+ * DNS prefetch, legacy IE downloads and XSS filter). Data answers (`/api/*`, `/bff/*`: JSON,
+ * exports) leave them out: each header is work on every proxied answer and these would
+ * protect nothing there. Everything that does apply to a fetched or opened answer stays:
+ * CSP, nosniff, framing, CORP, referrer, cross-domain policies and HSTS.
+ */
+const DOCUMENT_ONLY = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']
+
+/** The headers for answers that are data rather than a page: the document set minus DOCUMENT_ONLY. */
+export function dataHeaderValues(documentHeaders: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(documentHeaders).filter(([name]) => !DOCUMENT_ONLY.includes(name)))
+}
+
+const isDataPath = (url: string) => url.startsWith('/api/') || url.startsWith('/bff/')
+
+/**
  * Security headers on every answer. Called on the root instance (not registered as a child
  * plugin) so the hook covers every route, errors and 404s included.
  */
 export async function securityHeaders(app: FastifyInstance, opts: { production: boolean }) {
-  const headers = securityHeaderValues(opts.production)
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers)
+  const document = securityHeaderValues(opts.production)
+  const data = dataHeaderValues(document)
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isDataPath(request.url) ? data : document)
     done()
   })
 }

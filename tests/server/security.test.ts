@@ -292,6 +292,27 @@ describe('security headers', () => {
       }
     })
   })
+
+  it('leaves the document-only headers off data answers (/api/*, /bff/*) and keeps the rest there', async () => {
+    await withBff({ NODE_ENV: 'production' }, async (bff) => {
+      const server = bff.app.server
+      const cookie = await signIn(bff, ADMIN, VERDE)
+      const documentOnly = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']
+      const kept = ['content-security-policy', 'strict-transport-security', 'x-content-type-options', 'x-frame-options', 'cross-origin-resource-policy', 'referrer-policy', 'x-permitted-cross-domain-policies']
+      const page = await request(server).get('/favicon.ico').set('Host', VERDE).expect(200)
+      for (const name of [...documentOnly, ...kept]) expect(page.headers[name], `artwork: ${name}`).toBeDefined()
+      const data: [string, request.Response][] = [
+        ['proxied', await request(server).get('/api/utility/prueba-carga').set('Host', VERDE).set('Cookie', cookie).expect(200)],
+        ['proxied, refused', await request(server).get('/api/utility/prueba-carga').set('Host', VERDE).expect(401)],
+        ['BFF', await request(server).get('/bff/manifest').set('Host', VERDE).set('Cookie', cookie).expect(200)],
+        ['BFF, not found', await request(server).get('/bff/no-existe').set('Host', VERDE).expect(404)],
+      ]
+      for (const [what, res] of data) {
+        for (const name of documentOnly) expect(res.headers[name], `${what}: ${name}`).toBeUndefined()
+        for (const name of kept) expect(res.headers[name], `${what}: ${name}`).toBe(page.headers[name])
+      }
+    })
+  })
 })
 
 describe('body limits and validation', () => {
