@@ -87,7 +87,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     if (BLOCKED_API_PATHS.has(path)) return sendError(reply, 404, MESSAGES.notFound)
     let token: string | undefined
     if (!PUBLIC_API_PATHS.has(path)) {
-      const session = await gate.current(request, reply)
+      const session = gate.known(request) ?? (await gate.current(request, reply))
       if (!session) return sendError(reply, 401, MESSAGES.unauthenticated)
       token = session.token
     }

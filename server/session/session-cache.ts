@@ -49,12 +49,17 @@ export class CachedSessionStore implements SessionStore {
     this.maxEntries = opts.maxEntries ?? MAX_ENTRIES
   }
 
-  async get(id: string): Promise<Session | null> {
+  peek(id: string): Session | undefined {
     const entry = this.entries.get(id)
-    if (entry) {
-      if (entry.until > this.now()) return entry.session
-      this.entries.delete(id)
-    }
+    if (!entry) return undefined
+    if (entry.until > this.now()) return entry.session
+    this.entries.delete(id)
+    return undefined
+  }
+
+  async get(id: string): Promise<Session | null> {
+    const cached = this.peek(id)
+    if (cached) return cached
     const running = this.reading.get(id)
     if (running) return running
     const read = this.read(id).finally(() => {

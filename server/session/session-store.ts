@@ -33,6 +33,11 @@ export interface SessionTimeouts {
 export interface SessionStore {
   create(data: SessionData): Promise<Session>
   get(id: string): Promise<Session | null>
+  /**
+   * The session when it is at hand without waiting (a memory cache's fresh entry, its token not
+   * yet due for refresh), else undefined: then ask `get`. Stores without a memory leave it out.
+   */
+  peek?(id: string): Session | undefined
   update(id: string, patch: SessionPatch): Promise<void>
   delete(id: string): Promise<void>
   /** Ends every session of a user, except `exceptId` when given; returns how many ended. */

@@ -113,6 +113,21 @@ describe('the session cache in front of the store', () => {
     expect(reads).toBe(1)
   })
 
+  it('peek gives a session only while get would serve it from memory, and never reads the store', async () => {
+    const s = await cache.create(data(1, { tokenExp: now / 1000 + EXPIRY_SKEW_S + 1 }))
+    expect(cache.peek(s.id)).toBeUndefined()
+    await cache.get(s.id)
+    expect(cache.peek(s.id)?.token).toBe('token-1')
+    now += 1_000 // within the window, but the token is now due for refresh: the store decides
+    expect(cache.peek(s.id)).toBeUndefined()
+
+    const t = await cache.create(data(2))
+    await cache.get(t.id)
+    await cache.delete(t.id)
+    expect(cache.peek(t.id)).toBeUndefined()
+    expect(reads).toBe(2)
+  })
+
   it('a read that started before a change does not put the old session back', async () => {
     const s = await cache.create(data(1))
     let release!: () => void
