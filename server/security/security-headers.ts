@@ -65,7 +65,7 @@ export function securityHeaderValues(production: boolean): Record<string, string
 const DOCUMENT_ONLY = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']
 
 /** The headers for answers that are data rather than a page: the document set minus DOCUMENT_ONLY. */
-export function dataHeaderValues(documentHeaders: Record<string, string>): Record<string, string> {
+function dataHeaderValues(documentHeaders: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(documentHeaders).filter(([name]) => !DOCUMENT_ONLY.includes(name)))
 }
 
