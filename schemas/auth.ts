@@ -33,6 +33,10 @@ export type AdminPasswordBody = Type.Static<typeof AdminPasswordBody>
 export const UserIdQuery = Type.Object({ Id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
 export type UserIdQuery = Type.Static<typeof UserIdQuery>
 
+/** `POST /api/auth/request-change-password`: mail me a recovery link. */
+export const RecoveryRequestBody = Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }, { additionalProperties: false })
+export type RecoveryRequestBody = Type.Static<typeof RecoveryRequestBody>
+
 /** `POST /api/auth/change-password`: the recovery link's new password. */
 export const RecoveryPasswordBody = Type.Object(
   { email: Type.String({ minLength: 3, maxLength: 254 }), token: Type.String({ minLength: 1, maxLength: 512 }), newPassword: Type.String({ minLength: 1, maxLength: 256 }) },

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { DraftKey } from './draft'
 
 /**
  * A screen is data: a tree of nodes discriminated by `type`, served by the BFF as JSON and
@@ -299,8 +300,12 @@ export const Screen = Type.Cyclic(
         ),
         /** Add a last step listing every answer before submitting. */
         review: Type.Optional(Type.Object({ title: Text, description: Type.Optional(Text) }, { additionalProperties: false })),
-        /** Keep what the user types in this browser until the submit succeeds (survives reloads and session expiry). */
-        draft: Type.Optional(Type.Boolean()),
+        /**
+         * Keep what the user types as a draft on the server (`/bff/drafts/:key`, per user, 7 days)
+         * until the submit succeeds: restored on reload or on another device. Passwords and files
+         * are never kept. The key names the draft; two forms sharing one share the draft.
+         */
+        draft: Type.Optional(Type.Object({ key: DraftKey }, { additionalProperties: false })),
         /** How the body travels: JSON (default) or multipart/form-data (file fields). */
         encoding: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('multipart')])),
         submit: CallSpec,

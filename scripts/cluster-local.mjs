@@ -9,6 +9,7 @@
 // The same settings come from CLUSTER_PORT, CLUSTER_REPLICA_PORTS, CLUSTER_API_PORT,
 // CLUSTER_REDIS_PORT and CLUSTER_DATA_DIR; a port of 0 means any free one.
 import { spawn, spawnSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
@@ -228,13 +229,25 @@ export async function startCluster(options = {}) {
     const apiUrl = `http://${host}:${apiPort}`
     await waitFor('the reference API', () => httpOk(`${apiUrl}/healthz`), api)
 
+    // Every replica must decrypt the tokens the others stored in Redis: one key for all, made
+    // for this run unless SESSION_ENCRYPTION_KEY names one (sessions do not outlive the run).
+    const sessionEncryptionKey = baseEnv.SESSION_ENCRYPTION_KEY || randomBytes(32).toString('base64')
     const replicaPorts = options.replicaPorts ?? [3001, 3002]
     const replicas = []
     for (const [i, wanted] of replicaPorts.entries()) {
       const name = String.fromCharCode(97 + i)
       const port = wanted || (await freePort(host))
       const proc = startChild(`bff-${name}`, process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        env: { ...baseEnv, HOST: host, PORT: String(port), UPSTREAM_URL: apiUrl, REDIS_URL: redisUrl, DATA_DIR: path.join(dataDir, `bff-${name}`), TRUST_PROXY: 'true' },
+        env: {
+          ...baseEnv,
+          HOST: host,
+          PORT: String(port),
+          UPSTREAM_URL: apiUrl,
+          REDIS_URL: redisUrl,
+          SESSION_ENCRYPTION_KEY: sessionEncryptionKey,
+          DATA_DIR: path.join(dataDir, `bff-${name}`),
+          TRUST_PROXY: 'true',
+        },
         output: outputOf(`bff-${name}`),
       })
       started.push(proc)

@@ -21,7 +21,9 @@ if (!process.env.E2E_SKIP_BUILD) {
 const log = fs.openSync(path.join(dataDir, 'portal.log'), 'a')
 const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   stdio: ['ignore', log, 'inherit'],
-  env: { ...process.env, NODE_ENV: 'development', PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIST: clientDist, LOG_LEVEL: 'info' },
+  env: { ...process.env, NODE_ENV: 'development', PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIST: clientDist, LOG_LEVEL: 'info',
+    // The reference API's fault controls, which the suite drives through the BFF like any call.
+    CATALOGUE_FILES: path.resolve('tests/helpers/test-control-catalogue.json') },
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))

@@ -8,17 +8,21 @@ import './lib/fastify-types'
 import { brandRoutes } from './brand/brand-routes'
 import { loadBrands } from './brand/brand-registry'
 import type { Config } from './config'
+import { draftRoutes } from './drafts/draft-routes'
+import type { DraftStore } from './drafts/draft-store'
 import { csrfRejection } from './security/csrf'
 import { hostCheck } from './security/host-allowlist'
+import { canonicalUrl, refuseBadTarget } from './security/request-target'
 import { securityHeaders } from './security/security-headers'
+import { RecoveryThrottle } from './security/recovery-throttle'
 import { SignInThrottle } from './security/sign-in-throttle'
 import { HttpError, MESSAGES, sendError } from './lib/errors'
+import { JSON_BODY_MESSAGES, registerJsonBodyParser } from './lib/json-body'
 import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
 import { typeboxValidatorCompiler } from './lib/typebox-validator'
 import { loadDefaultMenu, loadRoutes } from './manifest/manifest-data'
 import { adminMenuRoutes } from './manifest/admin-menu-routes'
 import { manifestRoutes } from './manifest/manifest-routes'
-import { hiddenMenuPaths } from './manifest/menu-filter'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
 import { requestCompletedLogger } from './ops/access-log'
@@ -32,6 +36,8 @@ import { adminScreenRoutes } from './screens/admin-screen-routes'
 import { screenRoutes } from './screens/screen-routes'
 import { ScreenService } from './screens/screen-service'
 import { apiProxy } from './proxy/api-proxy'
+import { CallChecker } from './catalogue/call-check'
+import { loadCatalogue } from './catalogue/catalogue-loader'
 import { UpstreamClient, UpstreamError } from './proxy/upstream-client'
 import { adminSessionRoutes } from './session/admin-session-routes'
 import { AuthService } from './session/auth-service'
@@ -49,6 +55,8 @@ export interface AppDeps {
   sessionStore?: SessionStore
   /** Replaces the embedded SQLite menu store (tests, Redis). */
   menuStore?: MenuStore
+  /** Replaces the embedded SQLite draft store (tests). */
+  draftStore?: DraftStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -64,9 +72,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (!config.upstreamUrl) throw new Error('buildApp necesita UPSTREAM_URL (main.ts arranca la API de referencia si falta).')
 
   const brands = loadBrands(config.brandsDir)
+  const catalogue = loadCatalogue({ extraFiles: config.catalogueFiles })
   const routes = loadRoutes()
   const defaultMenu = loadDefaultMenu()
-  const shippedScreens = loadScreens(path.join(import.meta.dirname, 'screens'))
+  const shippedScreens = loadScreens(path.join(import.meta.dirname, 'screens'), catalogue)
   const buildId = config.buildId ?? readBuildId(config.clientDist)
 
   // One destination for the main logger and the request-completed lines.
@@ -90,12 +99,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // Before routing: every decision below is taken on the canonical request target.
+    rewriteUrl: canonicalUrl,
   })
   app.setValidatorCompiler(typeboxValidatorCompiler)
+  // Before any plugin, so every BFF route inherits it (the /api proxy replaces it in its own scope).
+  registerJsonBodyParser(app)
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -108,12 +121,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const menus = new MenuService(menuStore, defaultMenu)
   const screens = new ScreenService(menuStore, shippedScreens)
   const throttle = new SignInThrottle(attempts, config.signInThrottle)
+  // Same limits as sign-in, counted apart (every request counts there).
+  const recoveryThrottle = new RecoveryThrottle(attempts, config.signInThrottle)
 
   app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
 
-  // First, so refusals (wrong host, CSRF, overload) carry the protections too.
+  // First, so every answer carries the protections, refusals included.
   await securityHeaders(app, { production: config.production })
+  // Then, before any other work: a target without a canonical form is refused.
+  app.addHook('onRequest', refuseBadTarget)
   app.addHook('onRequest', hostCheck({ production: config.production, brands, allowedHosts: config.allowedHosts }))
   app.addHook('onRequest', (request, reply, done) => {
     request.brand = brands.resolve(request.host)
@@ -139,6 +156,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     const status = err.statusCode ?? 500
     if (status === 413) return sendError(reply, 413, 'La petición es demasiado grande.')
     if (status === 415) return sendError(reply, 415, 'Tipo de contenido no admitido.')
+    // Fastify's own JSON parser, should a scope still use it: the same Spanish answers as ours.
+    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return sendError(reply, 400, JSON_BODY_MESSAGES.empty)
+    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return sendError(reply, 400, JSON_BODY_MESSAGES.invalid)
     if (status >= 400 && status < 500) return sendError(reply, status, 'Petición no válida.')
     request.log.error({ err }, 'unhandled error')
     return sendError(reply, 500, MESSAGES.internal)
@@ -151,11 +171,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })
   await app.register(authRoutes, { gate, auth, store: sessions, throttle })
-  await app.register(passwordRoutes, { gate, store: sessions, upstream })
+  await app.register(passwordRoutes, { gate, store: sessions, upstream, recoveryThrottle, catalogue })
   await app.register(adminSessionRoutes, { gate, store: sessions })
+  await app.register(draftRoutes, { gate, store: stores.drafts })
   await app.register(manifestRoutes, {
     gate,
     menus,
+    shippedMenu: defaultMenu,
     routes,
     production: config.production,
     comparadorUrl: config.comparadorUrl,
@@ -165,8 +187,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     gate,
     screens,
     routes,
-    hiddenPaths: async (brand, permissions) =>
-      hiddenMenuPaths(await menus.menuFor(brand), { brand, permissions, production: config.production, comparadorUrl: config.comparadorUrl }),
+    menus,
+    production: config.production,
+    comparadorUrl: config.comparadorUrl,
   })
   await app.register(adminMenuRoutes, {
     gate,
@@ -178,8 +201,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     comparadorUrl: config.comparadorUrl,
   })
   await app.register(adminScreenRoutes, { gate, screens, store: menuStore, routes })
-  await app.register(apiProxy, { upstream, gate, bodyLimit: config.apiBodyLimitBytes })
-  await app.register(clientAssets, { clientDist: config.clientDist })
+  await app.register(apiProxy, { upstream, gate, checker: new CallChecker(catalogue), bodyLimit: config.apiBodyLimitBytes })
+  await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
   app.addHook('onClose', async () => {
     menus.close()
@@ -187,6 +210,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await attempts.close()
     await sessions.close()
     await menuStore.close()
+    await stores.drafts.close()
     await upstream.close().catch(() => undefined)
   })
   return app

@@ -1,6 +1,8 @@
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
+import type { KeyObject } from 'node:crypto'
 import path from 'node:path'
+import { KEY_HINT, parseTokenKey } from './session/token-cipher'
 
 /**
  * Every environment variable the BFF reads, with its default. The README's table is written
@@ -24,10 +26,15 @@ const EnvSchema = Type.Object({
   SESSION_ABSOLUTE_TIMEOUT_S: Type.Integer({ minimum: 300, default: 43200 }),
   /** How long a session read from the store is reused from memory (0 = every request reads the store). */
   SESSION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 10000, default: 2000 }),
-  /** Failed sign-ins of one account, and from one address, within the window before sign-in is refused. */
+  /** Failed sign-ins (and recovery requests) of one account from one address, and from one address, within the window before they are refused. */
   SIGNIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   SIGNIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, maximum: 100000, default: 20 }),
   SIGNIN_THROTTLE_WINDOW_S: Type.Integer({ minimum: 10, maximum: 86400, default: 900 }),
+  /** Failures of one account from all addresses within the window after which each further one imposes a doubling wait, starting at SIGNIN_ACCOUNT_BACKOFF_S. */
+  SIGNIN_ACCOUNT_BACKOFF_AFTER: Type.Integer({ minimum: 1, maximum: 100000, default: 10 }),
+  SIGNIN_ACCOUNT_BACKOFF_S: Type.Integer({ minimum: 1, maximum: 3600, default: 2 }),
+  /** Extra endpoint catalogue files (comma separated JSON paths) for a real upstream with more calls. */
+  CATALOGUE_FILES: Type.String({ default: '' }),
   /** Largest request body forwarded to /api/* (uploads), in megabytes. */
   API_BODY_LIMIT_MB: Type.Integer({ minimum: 1, maximum: 2048, default: 100 }),
   /** Honour X-Forwarded-Host/-Proto from a TLS-terminating proxy. */
@@ -41,6 +48,8 @@ const EnvSchema = Type.Object({
   BRANDS_DIR: Type.String({ default: './brands' }),
   /** Shared Redis for sessions and menus (replicas behind a load balancer); unset keeps them in SQLite under DATA_DIR. */
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://[^\\s]+$' })),
+  /** 32 bytes (base64 or hex) encrypting upstream tokens at rest; required with REDIS_URL, else generated into DATA_DIR. */
+  SESSION_ENCRYPTION_KEY: Type.Optional(Type.String()),
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset, production serves it to loopback only. */
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^\\S+$' })),
   /** Overload: requests get 503 when the event loop lags, or memory runs, above these (0 = not checked). */
@@ -69,7 +78,9 @@ export interface Config {
   sessionIdleTimeoutMs: number
   sessionAbsoluteTimeoutMs: number
   sessionCacheMs: number
-  signInThrottle: { maxPerAccount: number; maxPerIp: number; windowMs: number }
+  signInThrottle: { maxPerAccountIp: number; maxPerIp: number; accountBackoffAfter: number; accountBackoffMs: number; windowMs: number }
+  /** Operator catalogue files added to the shipped one. */
+  catalogueFiles: string[]
   apiBodyLimitBytes: number
   trustProxy: boolean
   allowedHosts: string[]
@@ -77,6 +88,8 @@ export interface Config {
   clientDist: string
   brandsDir: string
   redisUrl: string | undefined
+  /** Unset without REDIS_URL: the stores use the key generated into DATA_DIR. */
+  sessionEncryptionKey: KeyObject | undefined
   metricsToken: string | undefined
   overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number | undefined; maxRssBytes: number }
   otelEndpoint: string | undefined
@@ -94,6 +107,8 @@ const numeric = new Set([
   'SIGNIN_MAX_FAILURES_PER_ACCOUNT',
   'SIGNIN_MAX_FAILURES_PER_IP',
   'SIGNIN_THROTTLE_WINDOW_S',
+  'SIGNIN_ACCOUNT_BACKOFF_AFTER',
+  'SIGNIN_ACCOUNT_BACKOFF_S',
   'API_BODY_LIMIT_MB',
   'MAX_EVENT_LOOP_DELAY_MS',
   'MAX_HEAP_USED_MB',
@@ -115,9 +130,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const withDefaults = validator.Default(raw) as Record<string, unknown>
   const errors = validator.Errors(withDefaults)
-  if (errors.length > 0) {
+  const key = sessionEncryptionKey(raw.SESSION_ENCRYPTION_KEY as string | undefined, raw.REDIS_URL !== undefined)
+  if (errors.length > 0 || typeof key === 'string') {
     const names = [...new Set(errors.map((e) => e.instancePath.replace(/^\//, '').split('/')[0]).filter(Boolean))] as string[]
     const messages = names.map((name) => `${name}=${JSON.stringify(env[name] ?? '')}: ${expectation(name)}`)
+    if (typeof key === 'string') messages.push(key)
     throw new ConfigError(`Configuración no válida: ${messages.join('; ')}`)
   }
   const e = withDefaults as Env
@@ -136,7 +153,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_S * 1000,
     sessionAbsoluteTimeoutMs: e.SESSION_ABSOLUTE_TIMEOUT_S * 1000,
     sessionCacheMs: e.SESSION_CACHE_MS,
-    signInThrottle: { maxPerAccount: e.SIGNIN_MAX_FAILURES_PER_ACCOUNT, maxPerIp: e.SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.SIGNIN_THROTTLE_WINDOW_S * 1000 },
+    signInThrottle: {
+      maxPerAccountIp: e.SIGNIN_MAX_FAILURES_PER_ACCOUNT,
+      maxPerIp: e.SIGNIN_MAX_FAILURES_PER_IP,
+      accountBackoffAfter: e.SIGNIN_ACCOUNT_BACKOFF_AFTER,
+      accountBackoffMs: e.SIGNIN_ACCOUNT_BACKOFF_S * 1000,
+      windowMs: e.SIGNIN_THROTTLE_WINDOW_S * 1000,
+    },
+    catalogueFiles: e.CATALOGUE_FILES.split(',').map((f) => f.trim()).filter(Boolean).map((f) => path.resolve(f)),
     apiBodyLimitBytes: e.API_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: e.TRUST_PROXY,
     allowedHosts: e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
@@ -144,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientDist: path.resolve(e.CLIENT_DIST),
     brandsDir: path.resolve(e.BRANDS_DIR),
     redisUrl: e.REDIS_URL,
+    sessionEncryptionKey: key,
     metricsToken: e.METRICS_TOKEN,
     overload: {
       maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
@@ -152,6 +177,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
   }
+}
+
+/**
+ * SESSION_ENCRYPTION_KEY as a key, or the Spanish sentence refusing it. The value is a secret:
+ * the message never quotes it. With REDIS_URL it is required, as every replica must decrypt
+ * what the others stored.
+ */
+function sessionEncryptionKey(value: string | undefined, shared: boolean): KeyObject | undefined | string {
+  if (value === undefined) {
+    return shared ? `SESSION_ENCRYPTION_KEY="": es obligatoria cuando REDIS_URL está definida, y la misma en todas las réplicas (${KEY_HINT})` : undefined
+  }
+  return parseTokenKey(value) ?? `SESSION_ENCRYPTION_KEY=(no se muestra): debe ser una clave de 32 bytes en base64 (44 caracteres) o en hexadecimal (64 caracteres); ${KEY_HINT}`
 }
 
 /** A Spanish sentence saying what a variable must hold. */

@@ -1,6 +1,10 @@
 import path from 'node:path'
 import type { Config } from './config'
 import type { StoreLog } from './lib/redis-client'
+import type { DraftStore } from './drafts/draft-store'
+import { RedisDraftStore } from './drafts/redis-draft-store'
+import { SqliteDraftStore } from './drafts/sqlite-draft-store'
+import { EncryptedDraftStore } from './drafts/encrypted-draft-store'
 import type { MenuStore } from './manifest/menu-store'
 import { MemoryAttemptCounter, type AttemptCounter } from './security/attempt-counter'
 import { RedisAttemptCounter } from './security/redis-attempt-counter'
@@ -9,12 +13,15 @@ import { SqliteMenuStore } from './manifest/sqlite-menu-store'
 import { RedisSessionStore } from './session/redis-session-store'
 import type { SessionStore } from './session/session-store'
 import { SqliteSessionStore } from './session/sqlite-session-store'
+import { keyFromDataDir, KEY_HINT, TokenCipher } from './session/token-cipher'
 
 export interface Stores {
   sessions: SessionStore
   menus: MenuStore
   /** Failed sign-in counts (the throttle). */
   attempts: AttemptCounter
+  /** Form drafts (7 days). */
+  drafts: DraftStore
 }
 
 /**
@@ -24,16 +31,29 @@ export interface Stores {
 export async function openStores(config: Config, given: Partial<Stores>, log: StoreLog): Promise<Stores> {
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
-    const [sessions, menus, attempts] = await Promise.all([
-      given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { log }),
+    const cipher = sharedCipher(config)
+    const [sessions, menus, attempts, drafts] = await Promise.all([
+      given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
+      given.drafts ?? RedisDraftStore.open(config.redisUrl, { log }).then((store) => new EncryptedDraftStore(store, cipher)),
     ])
-    return { sessions, menus, attempts }
+    return { sessions, menus, attempts, drafts }
   }
+  const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   return {
-    sessions: given.sessions ?? new SqliteSessionStore(path.join(config.dataDir, 'bff-sessions.db'), timeouts),
+    sessions: given.sessions ?? new SqliteSessionStore(path.join(config.dataDir, 'bff-sessions.db'), timeouts, { cipher, log }),
     menus: given.menus ?? new SqliteMenuStore(path.join(config.dataDir, 'bff-menus.db')),
     attempts: given.attempts ?? new MemoryAttemptCounter(),
+    drafts: given.drafts ?? new EncryptedDraftStore(new SqliteDraftStore(path.join(config.dataDir, 'bff-drafts.db')), cipher),
   }
+}
+
+/**
+ * Replicas sharing Redis must share the key. loadConfig already refuses REDIS_URL without
+ * one; a hand-built config must not fall back to a key of this replica alone.
+ */
+function sharedCipher(config: Config): TokenCipher {
+  if (!config.sessionEncryptionKey) throw new Error(`SESSION_ENCRYPTION_KEY es obligatoria cuando REDIS_URL está definida (${KEY_HINT}).`)
+  return new TokenCipher(config.sessionEncryptionKey)
 }

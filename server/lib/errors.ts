@@ -11,9 +11,13 @@ export class HttpError extends Error {
   }
 }
 
-/** Sends the BFF's one error shape: `{ statusCode, error, message }`. */
+/**
+ * Sends the BFF's one error shape: `{ statusCode, error, message }`. Never stored: an error is
+ * about this request only, and some are answered before the header hook runs (a refused
+ * request target), so the data answers' `no-store` is not there to cover them.
+ */
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send({
+  return reply.code(statusCode).header('cache-control', 'no-store').type('application/json; charset=utf-8').send({
     statusCode,
     error: STATUS_CODES[statusCode] ?? 'Error',
     message,

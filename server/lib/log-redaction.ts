@@ -1,18 +1,10 @@
 /**
- * What never reaches a log whole: tokens, passwords, cookies, IBANs, NIFs. Query values of
- * these keys are masked in logged URLs; headers and bodies are redacted by path in the logger.
+ * What never reaches a log whole: tokens, passwords, cookies and personal data. A logged URL
+ * keeps its path and masks query values: those the endpoint catalogue marks as personal data
+ * when the request is a catalogued call, every value otherwise (a page's or an unknown call's
+ * query may hold anything, a password-reset link's token for one). Headers and bodies are
+ * redacted by path in the logger.
  */
-const SENSITIVE_QUERY_KEYS = new Set([
-  'iban',
-  'nif',
-  'identificador',
-  'token',
-  'password',
-  'newpassword',
-  'oldpassword',
-  'refreshtoken',
-  'apikey',
-])
 
 /** Keeps the first and last two characters of a value: enough to correlate, not to use. */
 export function maskValue(value: string): string {
@@ -20,8 +12,12 @@ export function maskValue(value: string): string {
   return `${value.slice(0, 2)}${'*'.repeat(Math.min(value.length - 4, 12))}${value.slice(-2)}`
 }
 
-/** The URL with sensitive query values masked. */
-export function maskUrl(url: string): string {
+/**
+ * The URL with query values masked: those of the parameters named in `personal` (an array
+ * parameter by its name, `filterQueries` for `filterQueries[0]`), or all of them when
+ * `personal` is null.
+ */
+export function maskUrl(url: string, personal: ReadonlySet<string> | null = null): string {
   const q = url.indexOf('?')
   if (q < 0) return url
   const query = url
@@ -30,8 +26,12 @@ export function maskUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=')
       if (eq < 0) return pair
-      const key = decodeURIComponentSafe(pair.slice(0, eq)).toLowerCase()
-      return SENSITIVE_QUERY_KEYS.has(key) ? `${pair.slice(0, eq)}=${maskValue(decodeURIComponentSafe(pair.slice(eq + 1)))}` : pair
+      if (personal) {
+        const key = decodeURIComponentSafe(pair.slice(0, eq))
+        const bracket = key.indexOf('[')
+        if (!personal.has(bracket > 0 ? key.slice(0, bracket) : key)) return pair
+      }
+      return `${pair.slice(0, eq)}=${maskValue(decodeURIComponentSafe(pair.slice(eq + 1)))}`
     })
     .join('&')
   return `${url.slice(0, q)}?${query}`

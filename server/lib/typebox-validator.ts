@@ -42,9 +42,19 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<TSchema> = ({ schem
   const convert = httpPart === 'querystring' || httpPart === 'params' || httpPart === 'headers'
   const part = httpPart === 'body' ? 'cuerpo' : httpPart === 'querystring' ? 'consulta' : httpPart === 'params' ? 'ruta' : (httpPart ?? 'petición')
   return (data: unknown) => {
-    const value = convert ? validator.Convert(data) : data
-    if (validator.Check(value)) return { value }
-    const errors = validator.Errors(value) as unknown as SchemaError[]
+    let errors: SchemaError[]
+    try {
+      const value = convert ? validator.Convert(data) : data
+      if (validator.Check(value)) return { value }
+      errors = validator.Errors(value) as unknown as SchemaError[]
+    } catch (err) {
+      // Recursive schemas recurse with the value, so a value nested past the stack throws
+      // (JSON bodies are bounded by the parser, but not every value comes through it): a
+      // value the checker cannot judge is refused with a 400, never a 500.
+      const reason = err instanceof RangeError ? 'tiene demasiados niveles de anidamiento' : 'no se puede comprobar'
+      const failed = [{ keyword: 'unchecked', instancePath: '', params: {} }]
+      return { error: Object.assign(new Error(`«${part}» ${reason}`), { validation: failed, statusCode: 400, cause: err }) }
+    }
     const error = Object.assign(new Error(describeSchemaError(errors, part)), { validation: errors, statusCode: 400 })
     return { error }
   }

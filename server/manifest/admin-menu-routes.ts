@@ -46,7 +46,8 @@ async function knownPermissions(opts: AdminMenuOptions, token: string, brandDoma
  * versions, preview as a permission set and environment would see it, roll back, audit trail.
  */
 export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptions) {
-  const guard = requirePermission(opts.gate, 'GESTORACCESS')
+  // Every route of this plugin, checked before its body is read (see requirePermission).
+  app.addHook('onRequest', requirePermission(opts.gate, 'GESTORACCESS'))
   const brandOf = (key: string | undefined, reply: FastifyReply) => {
     const brand = key ? opts.brands.byKey(key) : opts.brands.default
     if (!brand) {
@@ -56,7 +57,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
     return brand
   }
 
-  app.get<{ Querystring: BrandQuery }>('/bff/admin/menu', { preHandler: guard, schema: { querystring: BrandQuery } }, async (request, reply) => {
+  app.get<{ Querystring: BrandQuery }>('/bff/admin/menu', { schema: { querystring: BrandQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const brand = brandOf(request.query.brand, reply)
     if (!brand) return
@@ -78,7 +79,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
 
   app.put<{ Querystring: BrandQuery; Body: SaveMenuBody }>(
     '/bff/admin/menu',
-    { preHandler: guard, schema: { querystring: BrandQuery, body: SaveMenuBody } },
+    { schema: { querystring: BrandQuery, body: SaveMenuBody } },
     async (request, reply) => {
       const brand = brandOf(request.query.brand, reply)
       if (!brand) return
@@ -125,7 +126,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
     })
   }
 
-  app.get<{ Querystring: BrandQuery }>('/bff/admin/menu/history', { preHandler: guard, schema: { querystring: BrandQuery } }, async (request, reply) => {
+  app.get<{ Querystring: BrandQuery }>('/bff/admin/menu/history', { schema: { querystring: BrandQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const brand = brandOf(request.query.brand, reply)
     if (!brand) return
@@ -147,7 +148,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
     return out
   })
 
-  app.get<{ Querystring: DiffQuery }>('/bff/admin/menu/diff', { preHandler: guard, schema: { querystring: DiffQuery } }, async (request, reply) => {
+  app.get<{ Querystring: DiffQuery }>('/bff/admin/menu/diff', { schema: { querystring: DiffQuery } }, async (request, reply) => {
     const brand = brandOf(request.query.brand, reply)
     if (!brand) return
     const from = await opts.menus.at(brand.key, request.query.from)
@@ -158,7 +159,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
 
   app.post<{ Querystring: BrandQuery; Body: PreviewBody }>(
     '/bff/admin/menu/preview',
-    { preHandler: guard, schema: { querystring: BrandQuery, body: PreviewBody } },
+    { schema: { querystring: BrandQuery, body: PreviewBody } },
     async (request, reply) => {
       const brand = brandOf(request.query.brand, reply)
       if (!brand) return
@@ -178,7 +179,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
 
   app.post<{ Querystring: BrandQuery; Body: RollbackBody }>(
     '/bff/admin/menu/rollback',
-    { preHandler: guard, schema: { querystring: BrandQuery, body: RollbackBody } },
+    { schema: { querystring: BrandQuery, body: RollbackBody } },
     async (request, reply) => {
       const brand = brandOf(request.query.brand, reply)
       if (!brand) return
@@ -195,7 +196,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
     },
   )
 
-  app.get<{ Querystring: BrandQuery }>('/bff/admin/audit', { preHandler: guard, schema: { querystring: BrandQuery } }, async (request, reply) => {
+  app.get<{ Querystring: BrandQuery }>('/bff/admin/audit', { schema: { querystring: BrandQuery } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const brand = request.query.brand ? brandOf(request.query.brand, reply) : null
     if (request.query.brand && !brand) return

@@ -5,6 +5,7 @@ import type { SessionUser } from '../../schemas/session-user'
 import { publicBrand } from '../brand/brand-registry'
 import type { SessionGate } from '../session/session-gate'
 import { resolveMenu } from './menu-filter'
+import { routeView } from './route-visibility'
 
 /** Where the menu for a brand comes from (the shipped default, or the menu manager's versions). */
 export interface MenuSource {
@@ -14,6 +15,8 @@ export interface MenuSource {
 export interface ManifestOptions {
   gate: SessionGate
   menus: MenuSource
+  /** The menu shipped with the code: decides the routes of a signed-out manifest, which needs no store. */
+  shippedMenu: MenuDefinition
   routes: RouteDef[]
   production: boolean
   comparadorUrl: string
@@ -32,29 +35,26 @@ export function manifestUser(user: SessionUser): ManifestUser {
 
 /** `GET /bff/manifest`: what this host and session may see. `GET /bff/build`: the build id alone. */
 export async function manifestRoutes(app: FastifyInstance, opts: ManifestOptions) {
-  const routes = opts.routes.filter((r) => !(opts.production && r.devOnly))
-
   app.get('/bff/manifest', async (request, reply): Promise<Manifest> => {
     reply.header('cache-control', 'no-store')
     const session = await opts.gate.current(request, reply)
     const brand = request.brand
+    const user = session ? manifestUser(session.user) : undefined
+    // Signed out, the shipped menu decides: the sign-in page must work while the menu store is down.
+    const menu = session ? await opts.menus.menuFor(brand.key) : opts.shippedMenu
+    const audience = { brand: brand.key, permissions: new Set(user?.permissions ?? []), production: opts.production, comparadorUrl: opts.comparadorUrl }
     const manifest: Manifest = {
       brand: publicBrand(brand),
       authenticated: session !== null,
       menu: [],
-      routes,
+      // Only the routes this brand and environment have: the client router knows no other, so a hidden path is its 404.
+      routes: routeView(menu, opts.routes, audience).routes,
       buildId: opts.buildId(),
       environment: opts.production ? 'production' : 'development',
     }
-    if (session) {
-      const user = manifestUser(session.user)
+    if (user) {
       manifest.user = user
-      manifest.menu = resolveMenu(await opts.menus.menuFor(brand.key), {
-        brand: brand.key,
-        permissions: new Set(user.permissions),
-        production: opts.production,
-        comparadorUrl: opts.comparadorUrl,
-      })
+      manifest.menu = resolveMenu(menu, audience)
     }
     return manifest
   })

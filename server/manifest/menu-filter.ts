@@ -56,7 +56,8 @@ export function menuPaths(entries: { to?: string; items?: unknown[] }[]): Set<st
   const out = new Set<string>()
   const walk = (list: { to?: string; items?: unknown[] }[]) => {
     for (const e of list) {
-      if (e.to) out.add(e.to.toLowerCase())
+      // As routes are matched: case and a trailing slash do not tell two paths apart.
+      if (e.to) out.add(e.to.toLowerCase().replace(/\/+$/, '') || '/')
       if (e.items) walk(e.items as { to?: string; items?: unknown[] }[])
     }
   }

@@ -8,7 +8,7 @@ const INFO = pino.levels.values.info!
 /**
  * The one line logged per request, "request completed", in the main logger's JSON shape
  * (level, time, pid, hostname, reqId, msg). It holds fixed fields only (method, URL with
- * sensitive query values masked, host, address, status, time), so it is composed here and
+ * query values masked as the endpoint catalogue says, host, address, status, time), so it is composed here and
  * written to the same destination, skipping the logger's redaction and object walk: on every
  * proxied request those were a tenth of its CPU. Strings go through JSON.stringify, so a URL
  * or host holding quotes or control characters still gives valid JSON.
@@ -18,7 +18,7 @@ export function requestCompletedLogger(level: LevelWithSilentOrString, destinati
   const process_ = `,"pid":${process.pid},"hostname":${JSON.stringify(os.hostname())},"reqId":`
   return (request: FastifyRequest, reply: FastifyReply) => {
     destination.write(
-      `{"level":${INFO},"time":${Date.now()}${process_}${JSON.stringify(String(request.id))},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(maskUrl(request.url))},"host":${JSON.stringify(request.host)},"remoteAddress":${JSON.stringify(request.ip)}},"res":{"statusCode":${reply.statusCode}},"responseTime":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request completed"}\n`,
+      `{"level":${INFO},"time":${Date.now()}${process_}${JSON.stringify(String(request.id))},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(maskUrl(request.url, request.apiCall?.personalQuery ?? null))},"host":${JSON.stringify(request.host)},"remoteAddress":${JSON.stringify(request.ip)}},"res":{"statusCode":${reply.statusCode}},"responseTime":${Math.round(reply.elapsedTime * 10) / 10},"msg":"request completed"}\n`,
     )
   }
 }

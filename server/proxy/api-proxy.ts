@@ -1,29 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors as undiciErrors } from 'undici'
-import { MESSAGES, sendError } from '../lib/errors'
-import { UPSTREAM_AUTH_PATHS } from '../session/auth-service'
+import type { CallChecker, CheckedCall } from '../catalogue/call-check'
+import { checkJsonBody } from '../catalogue/call-check'
+import { HttpError, MESSAGES, sendError } from '../lib/errors'
+import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
 import type { SessionGate } from '../session/session-gate'
+import type { Session } from '../session/session-store'
 import { exchange, type UpstreamExchange } from './upstream-exchange'
 import { outcomeOfError, outcomeOfStatus, toUpstreamError, type UpstreamClient, type UpstreamOutcome } from './upstream-client'
 
-/** Upstream calls a signed-out browser may make: the password recovery flow. */
-export const PUBLIC_API_PATHS = new Set(['/api/auth/request-change-password', '/api/auth/change-password'])
-
-/** The upstream's own sign-in/out/session/refresh: only the BFF calls them, never a browser. */
-const BLOCKED_API_PATHS = new Set<string>(Object.values(UPSTREAM_AUTH_PATHS))
-
 /**
  * Request headers not forwarded: those a browser may not choose (the BFF sets its own, trace
- * context too when tracing is on) and those of the hop to the BFF (RFC 9110 §7.6.1).
+ * context too when tracing is on) and those of the hop to the BFF (RFC 9110 §7.6.1). The
+ * length of a JSON body is the BFF's own (it forwards the body it checked, re-serialised).
  */
 const STRIPPED_REQUEST = new Set([
-  'cookie', 'authorization', 'x-brand-domain', 'x-request-id', 'x-csrf', 'forwarded', 'x-real-ip', 'traceparent', 'tracestate', 'baggage',
+  'cookie', 'authorization', 'x-brand-domain', 'x-request-id', 'x-csrf', 'forwarded', 'x-real-ip', 'traceparent', 'tracestate', 'baggage', 'x-api-key',
   'host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
 ])
 const isStrippedRequestHeader = (name: string) => STRIPPED_REQUEST.has(name) || name.startsWith('x-forwarded-')
 
-/** Answer headers not passed on: those of the hop from the upstream, and cookies (the browser's cookies are the BFF's). */
-const STRIPPED_ANSWER = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'trailer', 'transfer-encoding', 'upgrade', 'set-cookie'])
+/**
+ * Answer headers not passed on: those of the hop from the upstream, cookies (the browser's
+ * cookies are the BFF's), what names the upstream's software, and its caching (every /api
+ * answer is `no-store`: they hold personal data).
+ */
+const STRIPPED_ANSWER = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'trailer', 'transfer-encoding', 'upgrade', 'set-cookie', 'server', 'x-powered-by', 'cache-control', 'expires', 'pragma'])
 
 /**
  * Upstream answers of a declared length up to this are read whole and sent in one write (the
@@ -31,65 +33,140 @@ const STRIPPED_ANSWER = new Set(['connection', 'keep-alive', 'proxy-connection',
  */
 const BUFFERED_MAX_BYTES = 512 * 1024
 
-/** A path nothing can change but case and a trailing slash: no escapes, backslashes, empty or dot segments. */
-const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*)*\/?$/
+/** JSON bodies are read whole to be checked: forms and lists of ids, far below this. */
+const JSON_BODY_LIMIT = 1024 * 1024
 
-/** The path as the upstream will understand it: decoded, dot segments resolved, single slashes, no trailing slash, lower case. */
-export function canonicalApiPath(url: string): string {
-  const raw = url.split('?', 1)[0] ?? ''
-  // The common case, on every proxied request: skip the decoding and URL parsing below.
-  if (PLAIN_PATH.test(raw)) return raw.replace(/\/+$/, '').toLowerCase()
-  let decoded = raw
-  try {
-    decoded = decodeURIComponent(raw)
-  } catch {
-    // keep the raw path; the upstream will refuse it
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The catalogued call a proxied request was checked as (set before its body is read). */
+    apiCall: CheckedCall | null
   }
-  const resolved = new URL(decoded.replace(/\\/g, '/').replace(/\/{2,}/g, '/'), 'http://x').pathname
-  return resolved.replace(/\/+$/, '').toLowerCase()
 }
 
+const isJson = (type: string | undefined) => type !== undefined && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)
+const isMultipart = (type: string | undefined) => type !== undefined && /^multipart\/form-data\s*;/i.test(type)
+
 /**
- * `/api/*` forwarded to the upstream with the session's bearer token and the brand-domain
- * header. The browser's cookie and any identity headers it sent are dropped first.
+ * `/api/*` forwarded to the upstream, but only calls of the endpoint catalogue: the call is
+ * matched and its parameters checked on the canonical target, its access (public, session,
+ * permission) decided, all before the body is read; a JSON body is then checked and forwarded
+ * as checked, an upload streamed unread. The target sent upstream is the one the checker
+ * rebuilt, never the browser's text. The session's bearer token and the brand-domain header
+ * are added; the browser's cookie and identity headers are dropped.
  *
  * Written on undici's pool directly rather than through @fastify/http-proxy: measured side by
  * side (npm run bench), the generic proxy's per-request work (URL rebuilding, header copies,
  * a stream for every answer) cost a third more CPU than this whole handler.
  */
-export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; bodyLimit: number }) {
-  const { upstream, gate } = opts
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number }) {
+  const { upstream, gate, checker } = opts
+  app.decorateRequest('apiCall', null)
 
-  // Bodies are streamed to the upstream unread, so the JSON body limit does not cover them:
-  // the declared length is capped here, and a body without one (chunked) is refused, which
-  // bounds what the stream can carry (the HTTP parser never delivers more than it declares).
-  // Callback style (no promise per request); an answered request does not call done.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'GET' || request.method === 'HEAD') return done()
+  /** Who may make the call: null when allowed, else the refusal already sent. */
+  const refuseAccess = (request: FastifyRequest, reply: FastifyReply, checked: CheckedCall, session: Session | null): boolean => {
+    if (!session) {
+      sendError(reply, 401, MESSAGES.unauthenticated)
+      return true
+    }
+    const needed = checked.call.permission
+    if (needed && !session.user.Permisos.some((p) => p.NombreNormalizado === needed)) {
+      request.log.warn({ event: 'api_denied', userId: session.userId, call: checked.call.id, permission: needed }, 'api call refused: missing permission')
+      sendError(reply, 403, MESSAGES.forbidden)
+      return true
+    }
+    return false
+  }
+
+  /** What the body must be: a refusal message, or null. Decided on the headers alone, before reading it. */
+  const bodyRefusal = (request: FastifyRequest, checked: CheckedCall): { status: number; message: string } | null => {
     const length = request.headers['content-length']
-    if (length === undefined) {
-      if (!request.headers['transfer-encoding']) return done()
-      sendError(reply, 411, 'La petición debe indicar su tamaño (Content-Length).')
+    const chunked = request.headers['transfer-encoding'] !== undefined
+    const hasBody = chunked || (length !== undefined && length !== '0')
+    const spec = checked.call.body
+    if (!hasBody) return null
+    if (!spec) return { status: 400, message: 'Esta llamada no lleva cuerpo.' }
+    // Bodies are bounded by their declared length (the HTTP parser never delivers more); a
+    // body without one (chunked) is refused, as uploads are streamed unread.
+    if (length === undefined) return { status: 411, message: 'La petición debe indicar su tamaño (Content-Length).' }
+    const limit = spec.kind === 'json' ? JSON_BODY_LIMIT : opts.bodyLimit
+    if (!/^\d+$/.test(length) || Number(length) > limit) {
+      request.log.warn({ event: 'body_too_large', contentLength: length.slice(0, 20) }, 'body refused: over the limit')
+      return { status: 413, message: `La petición es demasiado grande: el máximo son ${Math.round(limit / 1024 / 1024)} MB.` }
+    }
+    const type = request.headers['content-type']
+    if (spec.kind === 'json' ? !isJson(type) : !isMultipart(type)) {
+      return { status: 415, message: spec.kind === 'json' ? 'Tipo de contenido no admitido: envía JSON (application/json).' : 'Tipo de contenido no admitido: envía un formulario multipart/form-data.' }
+    }
+    return null
+  }
+
+  const decide = (request: FastifyRequest, reply: FastifyReply, checked: CheckedCall, session: Session | null, done: () => void): void => {
+    if (checked.call.access !== 'public' && refuseAccess(request, reply, checked, session)) return
+    const refusal = bodyRefusal(request, checked)
+    if (refusal) {
+      request.log.warn({ event: 'api_refused', status: refusal.status, call: checked.call.id, reason: refusal.message }, 'api call refused by the catalogue')
+      sendError(reply, refusal.status, refusal.message)
       return
     }
-    if (/^\d+$/.test(length) && Number(length) <= opts.bodyLimit) return done()
-    request.log.warn({ event: 'body_too_large', contentLength: length.slice(0, 20) }, 'upload refused: over the limit')
-    sendError(reply, 413, `La petición es demasiado grande: el máximo son ${Math.round(opts.bodyLimit / 1024 / 1024)} MB.`)
+    request.apiCall = checked
+    done()
+  }
+
+  // Everything that can refuse a call runs here, before the body is read. Callback style:
+  // with the session fresh in memory (most proxied requests) no promise is made.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('cache-control', 'no-store')
+    const target = checker.checkTarget(request.method, request.url)
+    if (!target.ok) {
+      // Named in the log: an uncatalogued call or parameter the product itself sends is a gap in
+      // the catalogue (the end-to-end run fails on any).
+      request.log.warn({ event: 'api_refused', status: target.status, reason: target.message }, 'api call refused by the catalogue')
+      sendError(reply, target.status, target.message)
+      return
+    }
+    const checked = target.checked
+    if (checked.call.access === 'public') return decide(request, reply, checked, null, done)
+    const known = gate.known(request)
+    if (known !== undefined) return decide(request, reply, checked, known, done)
+    gate.current(request, reply).then(
+      (session) => decide(request, reply, checked, session, done),
+      (err: Error) => reply.send(err),
+    )
   })
-  // Whatever the content type, the body is left unread in the request stream and forwarded as it comes.
+
+  // JSON bodies are read (bounded, depth checked) to be checked; every other body stays unread
+  // in the request stream and is forwarded as it comes (uploads).
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', (_request, _payload, done) => done(null))
+  app.addContentTypeParser(/^application\/(?:[\w.+-]+\+)?json$/i, { parseAs: 'string', bodyLimit: JSON_BODY_LIMIT }, (request, text, done) => {
+    if (request.apiCall?.call.body?.kind !== 'json') return done(null, undefined)
+    const body = text as string
+    if (body.length === 0) return done(new HttpError(400, JSON_BODY_MESSAGES.empty), undefined)
+    if (jsonDepthExceeds(body, MAX_JSON_DEPTH)) return done(new HttpError(400, JSON_BODY_MESSAGES.tooDeep(MAX_JSON_DEPTH)), undefined)
+    try {
+      done(null, JSON.parse(body))
+    } catch {
+      done(new HttpError(400, JSON_BODY_MESSAGES.invalid), undefined)
+    }
+  })
 
   const observe = (outcome: UpstreamOutcome, started: number) => upstream.observer?.('proxy', outcome, (performance.now() - started) / 1000)
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
-    const path = canonicalApiPath(request.url)
-    if (BLOCKED_API_PATHS.has(path)) return sendError(reply, 404, MESSAGES.notFound)
-    let token: string | undefined
-    if (!PUBLIC_API_PATHS.has(path)) {
-      const session = gate.known(request) ?? (await gate.current(request, reply))
-      if (!session) return sendError(reply, 401, MESSAGES.unauthenticated)
-      token = session.token
+    const checked = request.apiCall!
+    const { call } = checked
+    let body: string | NodeJS.ReadableStream | null = null
+    if (call.body?.kind === 'json') {
+      const problem = checkJsonBody(call, request.body)
+      if (problem) {
+        request.log.warn({ event: 'api_refused', status: 400, call: call.id, reason: problem }, 'api call refused by the catalogue')
+        return sendError(reply, 400, problem)
+      }
+      // The body the upstream gets is the one checked: re-serialised, so a duplicate key or an
+      // odd encoding cannot mean one thing here and another there.
+      if (request.body !== undefined) body = JSON.stringify(request.body)
+    } else if (call.body?.kind === 'multipart' && request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0') {
+      body = request.raw
     }
 
     const headers: Record<string, string | string[]> = {}
@@ -97,18 +174,28 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       const value = request.headers[name]
       if (value !== undefined && !isStrippedRequestHeader(name)) headers[name] = value
     }
-    if (token) headers.authorization = `Bearer ${token}`
+    if (typeof body === 'string') {
+      headers['content-type'] = 'application/json; charset=utf-8'
+      headers['content-length'] = String(Buffer.byteLength(body))
+    } else if (body === null) {
+      delete headers['content-length']
+      delete headers['content-type']
+    }
+    const session = request.sessionMemo
+    if (call.access !== 'public' && session) headers.authorization = `Bearer ${session.token}`
+    // The public API console tries integrations' keys: the key goes to those calls only.
+    const apiKey = request.headers['x-api-key']
+    if (call.access === 'apiKey' && typeof apiKey === 'string') headers['x-api-key'] = apiKey
     headers['x-brand-domain'] = request.brand.Domain
     headers['x-request-id'] = String(request.id)
     headers['x-forwarded-host'] = request.host
     headers['x-forwarded-proto'] = request.protocol
-    const hasBody = request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0'
 
     const started = performance.now()
     let answer: UpstreamExchange
     try {
       // The client retries GETs once (spec §9): the BFF does not retry, or it would multiply that.
-      answer = await exchange(upstream.pool, { method: request.method as 'GET', path: request.url, headers, body: hasBody ? request.raw : null }, BUFFERED_MAX_BYTES)
+      answer = await exchange(upstream.pool, { method: request.method as 'GET', path: checked.upstreamPath, headers, body: body as never }, BUFFERED_MAX_BYTES)
     } catch (err) {
       if (err instanceof undiciErrors.InvalidArgumentError) return sendError(reply, 400, 'Petición no válida.')
       const mapped = toUpstreamError(err)

@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { DestinationStream } from 'pino'
 import { typeboxValidatorCompiler } from '../lib/typebox-validator'
+import { canonicalRequestUrl } from '../../schemas/request-target'
 import { installAccessHooks } from './auth/access-hooks'
 import { authRoutes } from './auth/auth-routes'
 import { TokenService } from './auth/tokens'
@@ -36,6 +37,8 @@ export interface ReferenceApiDeps {
 export interface ReferenceApi {
   app: FastifyInstance
   db: Database.Database
+  /** Every route it serves, `{ method, url }` as registered (the catalogue's tests compare). */
+  routes: { method: string; url: string }[]
 }
 
 /** The secret signing the API's JWTs: from the environment, else generated once and kept in DATA_DIR. */
@@ -55,6 +58,7 @@ function jwtSecret(config: ReferenceApiConfig): Uint8Array {
  */
 export async function buildReferenceApi(config: ReferenceApiConfig, deps: ReferenceApiDeps = {}): Promise<ReferenceApi> {
   const now = deps.now ?? Date.now
+  const refusedTargets = new WeakMap<object, string>()
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
   await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate, contractsPerBrand: config.seedContracts })
   backfillLifecycle(db)
@@ -72,8 +76,18 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
     bodyLimit: 25 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // Before routing, as the BFF does: the access hook and the routes see one canonical target.
+    rewriteUrl: (req) => {
+      const { url, refused } = canonicalRequestUrl(req)
+      if (refused !== undefined) refusedTargets.set(req, refused)
+      return url
+    },
   })
   app.setValidatorCompiler(typeboxValidatorCompiler)
+  const routes: ReferenceApi['routes'] = []
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url })
+  })
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof ApiFailure) return sendText(reply, err.statusCode, err.message)
@@ -83,6 +97,12 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
     return sendText(reply, 500, 'Error interno del servicio.')
   })
   app.setNotFoundHandler((_request, reply) => sendText(reply, 404, 'Recurso no encontrado.'))
+  // First hook: a target without a canonical form never reaches the access checks.
+  app.addHook('onRequest', (request, reply, done) => {
+    const refused = refusedTargets.get(request.raw)
+    if (refused === undefined) return done()
+    sendText(reply, 400, `La dirección de la petición no es válida: ${refused}.`)
+  })
 
   const tokens = new TokenService({ secret: jwtSecret(config), accessTtlS: config.accessTokenTtlS, refreshTtlS: config.refreshTokenTtlS, now })
   const users = new UsersRepo(db)
@@ -111,5 +131,5 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   app.addHook('onClose', async () => {
     db.close()
   })
-  return { app, db }
+  return { app, db, routes }
 }

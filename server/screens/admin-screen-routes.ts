@@ -23,7 +23,8 @@ export interface AdminScreenOptions {
  * and rollback. The store is the menu store: same versions, same audit trail.
  */
 export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenOptions) {
-  const guard = requirePermission(opts.gate, 'GESTORACCESS')
+  // Every route of this plugin, checked before its body is read (see requirePermission).
+  app.addHook('onRequest', requirePermission(opts.gate, 'GESTORACCESS'))
   const pathOf = new Map<string, string>()
   for (const r of opts.routes) if (!pathOf.has(r.screen)) pathOf.set(r.screen, r.path)
 
@@ -33,7 +34,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
     return screen
   }
 
-  app.get('/bff/admin/screens', { preHandler: guard }, async (_request, reply) => {
+  app.get('/bff/admin/screens', async (_request, reply) => {
     reply.header('cache-control', 'no-store')
     const out = []
     for (const [id, screen] of opts.screens.shipped) {
@@ -45,7 +46,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
     return out.sort((a, b) => (a.path ?? a.id).localeCompare(b.path ?? b.id))
   })
 
-  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id', { preHandler: guard, schema: { params: ScreenParams } }, async (request, reply) => {
+  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id', { schema: { params: ScreenParams } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const screen = shippedOr404(request.params.id, reply)
     if (!screen) return
@@ -65,7 +66,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
 
   app.put<{ Params: ScreenParams; Body: SaveScreenBody }>(
     '/bff/admin/screens/:id',
-    { preHandler: guard, schema: { params: ScreenParams, body: SaveScreenBody } },
+    { schema: { params: ScreenParams, body: SaveScreenBody } },
     async (request, reply) => {
       const screen = shippedOr404(request.params.id, reply)
       if (!screen) return
@@ -100,7 +101,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
     })
   }
 
-  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id/history', { preHandler: guard, schema: { params: ScreenParams } }, async (request, reply) => {
+  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id/history', { schema: { params: ScreenParams } }, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const screen = shippedOr404(request.params.id, reply)
     if (!screen) return
@@ -116,7 +117,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
 
   app.post<{ Params: ScreenParams; Body: RollbackBody }>(
     '/bff/admin/screens/:id/rollback',
-    { preHandler: guard, schema: { params: ScreenParams, body: RollbackBody } },
+    { schema: { params: ScreenParams, body: RollbackBody } },
     async (request, reply) => {
       const screen = shippedOr404(request.params.id, reply)
       if (!screen) return

@@ -2,7 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
+import type { CallIndex } from '../../schemas/catalogue/match'
 import { SCREEN_SCHEMA_VERSION, Screen, type ScreenFile, type ScreenNode } from '../../schemas/screen'
+import { screenCallProblem } from './screen-calls'
 
 export class ScreenLoadError extends Error {}
 
@@ -137,10 +139,11 @@ function semanticProblem(screen: ScreenFile): string | null {
 
 /**
  * Loads every `*.json` under the screens folder (docs/ holds markdown), validates it, inlines
- * markdown files, and checks ids are unique and match the file names. Any problem stops the
- * start with the file's path and the schema error.
+ * markdown files, and checks ids are unique and match the file names and, given the endpoint
+ * catalogue, that every call is catalogued. Any problem stops the start with the file's path
+ * and the error.
  */
-export function loadScreens(dir: string): Map<string, ScreenFile> {
+export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, ScreenFile> {
   const screens = new Map<string, ScreenFile>()
   const docsDir = path.join(dir, 'docs')
   const files: string[] = []
@@ -174,7 +177,7 @@ export function loadScreens(dir: string): Map<string, ScreenFile> {
         }
       }
     })
-    const problem = semanticProblem(screen)
+    const problem = semanticProblem(screen) ?? (catalogue ? screenCallProblem(screen, catalogue) : null)
     if (problem) throw new ScreenLoadError(`${where}: ${problem}`)
     screens.set(screen.id, screen)
   }

@@ -1,12 +1,18 @@
 /**
- * Counts events per key in a fixed window (failed sign-ins per account and per address). The
- * in-memory adapter serves one BFF; with REDIS_URL the Redis adapter shares counts between
- * replicas, so an attacker cannot multiply attempts by the number of instances.
+ * Counts events per key in a fixed window (failed sign-ins and recovery requests per account,
+ * per address and per both). The in-memory adapter serves one BFF; with REDIS_URL the Redis
+ * adapter shares counts between replicas, so an attacker cannot multiply attempts by the
+ * number of instances.
  */
 export interface AttemptCounter {
   /** Records one event; answers the count in the current window and when it resets. */
   hit(key: string, windowMs: number): Promise<WindowCount>
   peek(key: string): Promise<WindowCount>
+  /**
+   * Makes the key's window last at least `ms` from now (counted once when new), keeping its
+   * count; a longer window is left as it is. Backoff waits: the wait is the window's rest.
+   */
+  hold(key: string, ms: number): Promise<WindowCount>
   reset(key: string): Promise<void>
   close(): Promise<void> | void
 }
@@ -45,6 +51,16 @@ export class MemoryAttemptCounter implements AttemptCounter {
     const t = this.now()
     const w = this.windows.get(key)
     return w && w.endsAt > t ? { count: w.count, resetInMs: w.endsAt - t } : { count: 0, resetInMs: 0 }
+  }
+
+  async hold(key: string, ms: number): Promise<WindowCount> {
+    const t = this.now()
+    let w = this.windows.get(key)
+    if (!w || w.endsAt <= t) {
+      w = { count: 1, endsAt: t + ms }
+      this.windows.set(key, w)
+    } else if (w.endsAt < t + ms) w.endsAt = t + ms
+    return { count: w.count, resetInMs: w.endsAt - t }
   }
 
   async reset(key: string): Promise<void> {

@@ -64,9 +64,15 @@ export function securityHeaderValues(production: boolean): Record<string, string
  */
 const DOCUMENT_ONLY = ['cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']
 
-/** The headers for answers that are data rather than a page: the document set minus DOCUMENT_ONLY. */
+/**
+ * The headers for answers that are data rather than a page: the document set minus
+ * DOCUMENT_ONLY, plus `Cache-Control: no-store`, since they carry sessions and personal data
+ * that no browser or shared cache may keep. Set here, once, so every data answer has it,
+ * errors included, and the BFF's own `/api/*` routes (password change and recovery), which the
+ * proxy's hook does not reach. A route whose answer may be kept (brand artwork) replaces it.
+ */
 function dataHeaderValues(documentHeaders: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(documentHeaders).filter(([name]) => !DOCUMENT_ONLY.includes(name)))
+  return { ...Object.fromEntries(Object.entries(documentHeaders).filter(([name]) => !DOCUMENT_ONLY.includes(name))), 'cache-control': 'no-store' }
 }
 
 const isDataPath = (url: string) => url.startsWith('/api/') || url.startsWith('/bff/')

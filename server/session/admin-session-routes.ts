@@ -9,8 +9,9 @@ type UserParams = Type.Static<typeof UserParams>
 
 /** `DELETE /bff/admin/users/:id/sessions` (GESTORACCESS): signs a user out everywhere, at once. */
 export async function adminSessionRoutes(app: FastifyInstance, opts: { gate: SessionGate; store: SessionStore }) {
-  const guard = requirePermission(opts.gate, 'GESTORACCESS')
-  app.delete<{ Params: UserParams }>('/bff/admin/users/:id/sessions', { preHandler: guard, schema: { params: UserParams } }, async (request) => {
+  // Every route of this plugin, checked before its body is read (see requirePermission).
+  app.addHook('onRequest', requirePermission(opts.gate, 'GESTORACCESS'))
+  app.delete<{ Params: UserParams }>('/bff/admin/users/:id/sessions', { schema: { params: UserParams } }, async (request) => {
     const admin = request.sessionMemo!
     // The admin's own session in this browser survives: ending it would sign them out mid-task.
     const ended = await opts.store.deleteByUser(request.params.id, admin.userId === request.params.id ? admin.id : undefined)

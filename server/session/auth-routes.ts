@@ -30,7 +30,7 @@ export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate
       }
       throw err
     }
-    await throttle.succeeded(username)
+    await throttle.succeeded(request.ip, username)
     // A new id on every sign-in; the browser's old session, if any, ends here.
     if (previous) await store.delete(previous)
     gate.setCookie(reply, request, session.id)

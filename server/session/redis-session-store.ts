@@ -9,6 +9,7 @@ import {
   type SessionStore,
   type SessionTimeouts,
 } from './session-store'
+import { openTokens, sealToken, UNREADABLE_SESSION, type TokenCipher } from './token-cipher'
 
 /** Last-seen is written at most this often, so reads do not turn into writes on every request. */
 const TOUCH_EVERY_MS = 5_000
@@ -65,6 +66,8 @@ end
 return n`)
 
 export interface RedisSessionStoreOptions {
+  /** Encrypts the upstream tokens in Redis; every replica needs the same key. */
+  cipher: TokenCipher
   log?: StoreLog
 }
 
@@ -77,20 +80,22 @@ const PREFIX = 'portal:'
  * session's deadline (the earlier of idle and absolute expiry) to count the active ones.
  * Keys carry a TTL so abandoned sessions vanish, but every decision follows the injected
  * clock, like the SQLite store. Scripts build some key names themselves: one Redis, not
- * Redis Cluster.
+ * Redis Cluster. The upstream tokens are stored encrypted (see token-cipher).
  */
 export class RedisSessionStore implements SessionStore {
   private readonly now: () => number
   private readonly log: StoreLog | undefined
+  private readonly cipher: TokenCipher
   private readonly keys
 
   constructor(
     private readonly redis: Redis,
     private readonly timeouts: SessionTimeouts,
-    opts: RedisSessionStoreOptions = {},
+    opts: RedisSessionStoreOptions,
   ) {
     this.now = timeouts.now ?? Date.now
     this.log = opts.log
+    this.cipher = opts.cipher
     this.keys = {
       sessionPrefix: `${PREFIX}session:`,
       userPrefix: `${PREFIX}user-sessions:`,
@@ -102,7 +107,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   /** Connects (waiting briefly for the first connection; a Redis that is down is retried in the background). */
-  static async open(url: string, timeouts: SessionTimeouts, opts: RedisSessionStoreOptions = {}): Promise<RedisSessionStore> {
+  static async open(url: string, timeouts: SessionTimeouts, opts: RedisSessionStoreOptions): Promise<RedisSessionStore> {
     const client = openRedis(url, 'sessions', opts.log)
     if (!(await firstConnection(client))) opts.log?.warn({ event: 'store_unavailable', store: 'sessionStore' }, 'session store not reachable at start; serving 503 until it is')
     return new RedisSessionStore(client, timeouts, opts)
@@ -117,14 +122,14 @@ export class RedisSessionStore implements SessionStore {
     const fields: Record<string, string | number> = {
       userId: data.userId,
       brand: data.brand,
-      token: data.token,
+      token: sealToken(this.cipher, hash, 'token', data.token),
       tokenExp: data.tokenExp,
       user: JSON.stringify(data.user),
       email: normalEmail(data.user.Email),
       createdAt: now,
       lastSeenAt: now,
     }
-    if (data.refreshToken !== null) fields.refreshToken = data.refreshToken
+    if (data.refreshToken !== null) fields.refreshToken = sealToken(this.cipher, hash, 'refreshToken', data.refreshToken)
     await this.call(() =>
       execAll(
         this.redis
@@ -155,6 +160,13 @@ export class RedisSessionStore implements SessionStore {
       await this.remove(hash)
       return null
     }
+    const tokens = openTokens(this.cipher, hash, { token: row.token, refreshToken: row.refreshToken ?? null })
+    if (!tokens) {
+      // Another key, altered, or stored in clear by an older version: the session has ended.
+      await this.remove(hash)
+      this.log?.warn(UNREADABLE_SESSION.fields, UNREADABLE_SESSION.message)
+      return null
+    }
     if (now - lastSeenAt >= TOUCH_EVERY_MS) {
       const deadline = this.deadline(createdAt, now)
       await this.call(() => runScript(this.redis, TOUCH, [key, this.keys.deadlines], [now, deadline, deadline - now, hash]))
@@ -163,8 +175,8 @@ export class RedisSessionStore implements SessionStore {
       id,
       userId: Number(row.userId),
       brand: row.brand ?? '',
-      token: row.token ?? '',
-      refreshToken: row.refreshToken ?? null,
+      token: tokens.token,
+      refreshToken: tokens.refreshToken,
       tokenExp: Number(row.tokenExp),
       user: JSON.parse(row.user ?? 'null'),
       createdAt,
@@ -173,14 +185,15 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async update(id: string, patch: SessionPatch): Promise<void> {
+    const hash = sessionKey(id)
     const set: (string | number)[] = []
-    if (patch.token !== undefined) set.push('token', patch.token)
-    if (typeof patch.refreshToken === 'string') set.push('refreshToken', patch.refreshToken)
+    if (patch.token !== undefined) set.push('token', sealToken(this.cipher, hash, 'token', patch.token))
+    if (typeof patch.refreshToken === 'string') set.push('refreshToken', sealToken(this.cipher, hash, 'refreshToken', patch.refreshToken))
     if (patch.tokenExp !== undefined) set.push('tokenExp', patch.tokenExp)
     if (patch.user !== undefined) set.push('user', JSON.stringify(patch.user), 'email', normalEmail(patch.user.Email))
     const dropRefresh = patch.refreshToken === null
     if (set.length === 0 && !dropRefresh) return
-    const updated = await this.call(() => runScript(this.redis, UPDATE, [this.keys.session(sessionKey(id))], [dropRefresh ? '1' : '0', ...set]))
+    const updated = await this.call(() => runScript(this.redis, UPDATE, [this.keys.session(hash)], [dropRefresh ? '1' : '0', ...set]))
     // The e-mail may have changed upstream: index the new one too (deleteByEmail checks it before deleting).
     if (updated === 1 && patch.user !== undefined) {
       const key = this.keys.emailUsers(normalEmail(patch.user.Email))

@@ -3,7 +3,11 @@ import { MESSAGES, sendError } from '../lib/errors'
 import type { Author } from '../manifest/menu-store'
 import type { SessionGate } from './session-gate'
 
-/** A preHandler: a session holding `permission`, else 401/403 (the denial is logged with user and route). */
+/**
+ * A session holding `permission`, else 401/403 (the denial is logged with user and route).
+ * Meant as an onRequest hook: it answers before the body is read, parsed or validated, so a
+ * caller without the permission learns nothing from the body checks and costs no parsing.
+ */
 export function requirePermission(gate: SessionGate, permission: string) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await gate.current(request, reply)

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { StoreLog } from '../lib/redis-client'
 import { openDatabase } from '../lib/sqlite'
 import {
   newSessionId,
@@ -9,6 +10,7 @@ import {
   type SessionStore,
   type SessionTimeouts,
 } from './session-store'
+import { openTokens, sealToken, UNREADABLE_SESSION, type TokenCipher } from './token-cipher'
 
 interface Row {
   key: string
@@ -25,18 +27,29 @@ interface Row {
 /** Last-seen is written at most this often, so reads do not turn into writes on every request. */
 const TOUCH_EVERY_MS = 5_000
 
-/** The embedded session store: one SQLite file under DATA_DIR. */
+export interface SqliteSessionStoreOptions {
+  /** Encrypts the upstream tokens in the file. */
+  cipher: TokenCipher
+  log?: Pick<StoreLog, 'warn'>
+}
+
+/** The embedded session store: one SQLite file under DATA_DIR, tokens encrypted (see token-cipher). */
 export class SqliteSessionStore implements SessionStore {
   private readonly db: Database.Database
   private readonly now: () => number
   private readonly statements
   private readonly sweeper: NodeJS.Timeout
+  private readonly cipher: TokenCipher
+  private readonly log: Pick<StoreLog, 'warn'> | undefined
 
   constructor(
     file: string,
     private readonly timeouts: SessionTimeouts,
+    opts: SqliteSessionStoreOptions,
   ) {
     this.now = timeouts.now ?? Date.now
+    this.cipher = opts.cipher
+    this.log = opts.log
     this.db = openDatabase(file)
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sessions (
@@ -73,13 +86,14 @@ export class SqliteSessionStore implements SessionStore {
 
   async create(data: SessionData): Promise<Session> {
     const id = newSessionId()
+    const key = sessionKey(id)
     const now = this.now()
     this.statements.insert.run({
-      key: sessionKey(id),
+      key,
       user_id: data.userId,
       brand: data.brand,
-      token: data.token,
-      refresh_token: data.refreshToken,
+      token: sealToken(this.cipher, key, 'token', data.token),
+      refresh_token: data.refreshToken === null ? null : sealToken(this.cipher, key, 'refreshToken', data.refreshToken),
       token_exp: data.tokenExp,
       user_json: JSON.stringify(data.user),
       created_at: now,
@@ -97,13 +111,20 @@ export class SqliteSessionStore implements SessionStore {
       this.statements.delete.run(key)
       return null
     }
+    const tokens = openTokens(this.cipher, key, { token: row.token, refreshToken: row.refresh_token })
+    if (!tokens) {
+      // Another key, altered, or stored in clear by an older version: the session has ended.
+      this.statements.delete.run(key)
+      this.log?.warn(UNREADABLE_SESSION.fields, UNREADABLE_SESSION.message)
+      return null
+    }
     if (now - row.last_seen_at >= TOUCH_EVERY_MS) this.statements.touch.run(now, key)
     return {
       id,
       userId: row.user_id,
       brand: row.brand,
-      token: row.token,
-      refreshToken: row.refresh_token,
+      token: tokens.token,
+      refreshToken: tokens.refreshToken,
       tokenExp: row.token_exp,
       user: JSON.parse(row.user_json),
       createdAt: row.created_at,
@@ -113,9 +134,13 @@ export class SqliteSessionStore implements SessionStore {
 
   async update(id: string, patch: SessionPatch): Promise<void> {
     const sets: string[] = []
-    const values: Record<string, unknown> = { key: sessionKey(id) }
-    if (patch.token !== undefined) (sets.push('token = @token'), (values.token = patch.token))
-    if (patch.refreshToken !== undefined) (sets.push('refresh_token = @refresh_token'), (values.refresh_token = patch.refreshToken))
+    const key = sessionKey(id)
+    const values: Record<string, unknown> = { key }
+    if (patch.token !== undefined) (sets.push('token = @token'), (values.token = sealToken(this.cipher, key, 'token', patch.token)))
+    if (patch.refreshToken !== undefined) {
+      sets.push('refresh_token = @refresh_token')
+      values.refresh_token = patch.refreshToken === null ? null : sealToken(this.cipher, key, 'refreshToken', patch.refreshToken)
+    }
     if (patch.tokenExp !== undefined) (sets.push('token_exp = @token_exp'), (values.token_exp = patch.tokenExp))
     if (patch.user !== undefined) (sets.push('user_json = @user_json'), (values.user_json = JSON.stringify(patch.user)))
     if (sets.length === 0) return

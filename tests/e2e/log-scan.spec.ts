@@ -17,6 +17,8 @@ const SECRETS: [what: string, pattern: RegExp][] = [
   ['an IBAN', /\bES\d{2}\s?(\d{4}\s?){4}\d{4}\b/],
   ['a DNI/NIF', /\b\d{8}[TRWAGMYFPDXBNJZSQVHLCKE]\b/],
   ['a NIE', /\b[XYZ]\d{7}[TRWAGMYFPDXBNJZSQVHLCKE]\b/],
+  ['a CIF', /\b[ABCDEFGHJNPQRSUVW]\d{7}[0-9A-J]\b/],
+  ['a CUPS', /\bES\d{16}[A-Z]{2}(?:\d[FPCRXYZ])?\b/],
 ]
 
 test('the run’s logs hold no token, cookie, password, IBAN or full NIF', () => {
@@ -38,4 +40,15 @@ test('the run’s logs hold no token, cookie, password, IBAN or full NIF', () =>
   const requests = lines.filter((l) => l.includes('"msg":"request completed"'))
   expect(requests.length).toBeGreaterThan(100)
   expect(requests.filter((l) => !/"reqId":"[0-9a-f-]{36}"/.test(l))).toEqual([])
+  // a logged URL holds no e-mail address or phone number whole either
+  const contacts = requests.filter((l) => /"url":"[^"]*(?:%40|@)[^"]*"/.test(l) || /"url":"[^"]*[=/][6789]\d{8}(?:[&"])/.test(l))
+  expect(contacts.slice(0, 10)).toEqual([])
+})
+
+test('the product called nothing the endpoint catalogue lacks', () => {
+  // The proxy logs every call it refuses for not matching the catalogue (call, parameter, body).
+  // The end-to-end suites only do what a user does, so any such line is a gap in the catalogue.
+  const lines = LOG_FILES.filter((f) => fs.existsSync(f)).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean))
+  const refused = lines.filter((l) => l.includes('"event":"api_refused"'))
+  expect(refused.slice(0, 20), refused.slice(0, 20).join('\n')).toEqual([])
 })

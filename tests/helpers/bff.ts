@@ -38,11 +38,16 @@ export interface TestBff {
   close(): Promise<void>
 }
 
+/** The calls of the fake upstream (tests/helpers/fake-upstream.ts), added as an operator adds a real upstream's. */
+export const FAKE_UPSTREAM_CATALOGUE = path.join(import.meta.dirname, 'fake-upstream-catalogue.json')
+/** The reference API's fault controls (tests only): the test BFFs and test portals forward them. */
+export const TEST_CONTROL_CATALOGUE = path.join(import.meta.dirname, 'test-control-catalogue.json')
+
 /** Builds the BFF in-process against `upstreamUrl`, with its own data folder and captured logs. */
 export async function buildTestBff(upstreamUrl: string, env: Record<string, string> = {}, deps: AppDeps = {}): Promise<TestBff> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bff-'))
   const logs = new LogCapture()
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info', CLIENT_DIST: path.join(dataDir, 'no-client'), ...env })
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, UPSTREAM_URL: upstreamUrl, LOG_LEVEL: 'info', CLIENT_DIST: path.join(dataDir, 'no-client'), CATALOGUE_FILES: `${FAKE_UPSTREAM_CATALOGUE},${TEST_CONTROL_CATALOGUE}`, ...env })
   const app = await buildApp(config, { logStream: logs, ...deps })
   await app.ready()
   return {

@@ -17,6 +17,8 @@ export interface RecordedRequest {
 export interface FakeUpstream {
   url: string
   requests: RecordedRequest[]
+  /** Every request as it arrived, before any routing or parsing: what a real upstream would be given. */
+  received: { method: string; url: string; headers: IncomingHttpHeaders }[]
   /** Seconds until a newly issued access token expires. */
   tokenTtlS: number
   /** Whether refresh answers (false: 401, as when refresh is off or revoked). */
@@ -56,6 +58,7 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   const state: FakeUpstream = {
     url: '',
     requests: [],
+    received: [],
     tokenTtlS: 900,
     refreshEnabled: true,
     issueRefreshToken: true,
@@ -72,13 +75,16 @@ export async function startFakeUpstream(now: () => number = Date.now): Promise<F
   }
   const bearer = (headers: IncomingHttpHeaders) => String(headers.authorization ?? '').replace(/^Bearer /, '')
 
+  app.server.prependListener('request', (req: { method?: string; url?: string; headers: IncomingHttpHeaders }) => {
+    state.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
+  })
   app.addHook('onRequest', async (request) => {
     state.requests.push({ method: request.method, url: request.url, headers: { ...request.headers }, body: undefined })
   })
   app.addHook('preHandler', async (request) => {
     state.requests[state.requests.length - 1]!.body = request.body
   })
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+  app.addContentTypeParser(['application/octet-stream', 'multipart/form-data'], { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
 
   app.get('/healthz', async () => ({ status: 'ok' }))
   app.post('/api/auth/login', async (request, reply) => {

@@ -49,6 +49,7 @@ export async function startPortalProcess(env: Record<string, string> = {}, nodeA
       CLIENT_DIST: path.join(dataDir, 'no-client'),
       JWT_SECRET: TEST_JWT_SECRET,
       LOG_LEVEL: 'info',
+      CATALOGUE_FILES: path.join(ROOT, 'tests/helpers/test-control-catalogue.json'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

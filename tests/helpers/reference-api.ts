@@ -23,18 +23,20 @@ export interface RunningReferenceApi {
   dataDir: string
   close(): Promise<void>
   db: Awaited<ReturnType<typeof buildReferenceApi>>['db']
+  routes: Awaited<ReturnType<typeof buildReferenceApi>>['routes']
 }
 
 /** Starts the reference API on a free loopback port over a copy of the seeded data. */
 export async function startReferenceApi(env: Record<string, string> = {}, deps: ReferenceApiDeps = {}): Promise<RunningReferenceApi> {
   const dataDir = freshDataDir()
   const config = loadReferenceApiConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', JWT_SECRET: TEST_JWT_SECRET, ...env })
-  const { app, db } = await buildReferenceApi(config, deps)
+  const { app, db, routes } = await buildReferenceApi(config, deps)
   const url = await app.listen({ host: '127.0.0.1', port: 0 })
   return {
     url,
     dataDir,
     db,
+    routes,
     close: async () => {
       await app.close()
       fs.rmSync(dataDir, { recursive: true, force: true })

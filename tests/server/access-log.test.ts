@@ -8,14 +8,15 @@ const collector = () => {
   const stream: DestinationStream = { write: (line: string) => void lines.push(line) }
   return { lines, stream }
 }
-const request = (url: string, host = 'portal.energiaverde.localhost') =>
-  ({ id: 'a1b2c3', method: 'GET', url, host, ip: '127.0.0.1' }) as unknown as FastifyRequest
+/** A request; `personal` names the query parameters its catalogued call marks as personal data (none: not a catalogued call). */
+const request = (url: string, host = 'portal.energiaverde.localhost', personal?: string[]) =>
+  ({ id: 'a1b2c3', method: 'GET', url, host, ip: '127.0.0.1', apiCall: personal ? { personalQuery: new Set(personal) } : null }) as unknown as FastifyRequest
 const reply = { statusCode: 404, elapsedTime: 12.345 } as unknown as FastifyReply
 
 describe('the request-completed line', () => {
   it('is one JSON line in the logger’s shape, with the query’s secrets masked', () => {
     const { lines, stream } = collector()
-    requestCompletedLogger('info', stream)(request('/api/clientes?iban=ES9121000418450200051332&pageIndex=2'), reply)
+    requestCompletedLogger('info', stream)(request('/api/clientes?iban=ES9121000418450200051332&pageIndex=2', undefined, ['iban']), reply)
     expect(lines).toHaveLength(1)
     expect(lines[0]!.endsWith('}\n')).toBe(true)
     const line = JSON.parse(lines[0]!)
@@ -34,12 +35,23 @@ describe('the request-completed line', () => {
   it('stays valid JSON whatever the URL and host hold', () => {
     const { lines, stream } = collector()
     const url = '/api/x?q="}\u0001\n{"level":60'
-    requestCompletedLogger('debug', stream)(request(url, 'evil"host'), reply)
+    requestCompletedLogger('debug', stream)(request(url, 'evil"host', []), reply)
     const line = JSON.parse(lines[0]!)
     expect(line.req.url).toBe(url)
     expect(line.req.host).toBe('evil"host')
     expect(line.level).toBe(30)
     expect(lines[0]!.split('\n')).toHaveLength(2)
+  })
+
+  it('masks what the catalogue marks as personal, a list filter’s values included, and every value of a call it does not know', () => {
+    const { lines, stream } = collector()
+    const log = requestCompletedLogger('info', stream)
+    log(request('/api/contract?pageIndex=0&filterColumns[0]=Nif&filterQueries[0]=B34091231', undefined, ['filterQueries']), reply)
+    log(request('/auth/resetpassword?email=ana%40ejemplo.es&token=abcdefghijklmnop'), reply)
+    const [list, page] = lines.map((l) => JSON.parse(l).req.url as string)
+    expect(list).toBe('/api/contract?pageIndex=0&filterColumns[0]=Nif&filterQueries[0]=B3*****31')
+    expect(page).toBe('/auth/resetpassword?email=an**********es&token=ab************op')
+    expect(lines.join('')).not.toMatch(/B34091231|ejemplo|abcdefghijklmnop/)
   })
 
   it('writes nothing when the log level is above info', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { STORE_UNAVAILABLE_MESSAGE } from '../../server/lib/store-errors'
@@ -10,11 +11,13 @@ import { ANA } from './support/menu-store-suite'
 let redis: TestRedis
 let api: RunningReferenceApi
 let bff: TestBff
+/** With REDIS_URL the BFF requires the key every replica shares. */
+const SESSION_ENCRYPTION_KEY = randomBytes(32).toString('base64')
 
 beforeAll(async () => {
   redis = await startTestRedis()
   api = await startReferenceApi()
-  bff = await buildTestBff(api.url, { REDIS_URL: redis.url })
+  bff = await buildTestBff(api.url, { REDIS_URL: redis.url, SESSION_ENCRYPTION_KEY })
 })
 afterAll(async () => {
   await bff?.close()
@@ -93,7 +96,7 @@ describe('with REDIS_URL, the BFF keeps sessions and menus in Redis and survives
     let up = false
     let late: TestBff | undefined
     try {
-      late = await buildTestBff(api.url, { REDIS_URL: redis.url })
+      late = await buildTestBff(api.url, { REDIS_URL: redis.url, SESSION_ENCRYPTION_KEY })
       expect((await request(late.app.server).get('/readyz')).status).toBe(503)
       expectCleanUnavailable(await request(late.app.server).post('/bff/auth/login').set('X-CSRF', '1').send(ADMIN))
       await redis.start()

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis'
+import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -9,6 +10,7 @@ import { RedisMenuStore } from '../../server/manifest/redis-menu-store'
 import { RedisSessionStore } from '../../server/session/redis-session-store'
 import { sessionKey } from '../../server/session/session-store'
 import { SqliteSessionStore } from '../../server/session/sqlite-session-store'
+import { TokenCipher } from '../../server/session/token-cipher'
 import { openStores } from '../../server/stores'
 import { startTestRedis, type TestRedis } from '../helpers/redis'
 import { ANA, menuStoreSuite } from './support/menu-store-suite'
@@ -22,9 +24,39 @@ afterAll(async () => {
   await redis?.close()
 })
 
+/** One short-lived plain connection, behind the stores' back. */
+async function withRaw<T>(work: (raw: Redis) => Promise<T>): Promise<T> {
+  const raw = new Redis(redis.url, { maxRetriesPerRequest: 1 })
+  try {
+    return await work(raw)
+  } finally {
+    raw.disconnect()
+  }
+}
+
+/** Every key and what it holds, read value by value (a DUMP may compress strings). */
+async function dumpRedis(raw: Redis): Promise<string> {
+  const out: string[] = []
+  for (const key of await raw.keys('*')) {
+    const type = await raw.type(key)
+    const value =
+      type === 'hash' ? await raw.hgetall(key)
+      : type === 'set' ? await raw.smembers(key)
+      : type === 'zset' ? await raw.zrange(key, '0', '-1', 'WITHSCORES')
+      : type === 'string' ? await raw.get(key)
+      : type === 'list' ? await raw.lrange(key, 0, -1)
+      : `(${type})`
+    out.push(`${key} ${JSON.stringify(value)}`)
+  }
+  return out.join('\n')
+}
+
 sessionStoreSuite('Redis', {
-  create: async (timeouts) => RedisSessionStore.open(redis.url, timeouts),
-  sibling: async (timeouts) => RedisSessionStore.open(redis.url, timeouts),
+  create: async (timeouts, opts) => RedisSessionStore.open(redis.url, timeouts, opts),
+  sibling: async (timeouts, opts) => RedisSessionStore.open(redis.url, timeouts, opts),
+  dump: () => withRaw(dumpRedis),
+  rawToken: (id, field) => withRaw(async (raw) => raw.hget(`portal:session:${sessionKey(id)}`, field)),
+  setRawToken: (id, field, value) => withRaw(async (raw) => void (await raw.hset(`portal:session:${sessionKey(id)}`, field, value))),
   cleanup: () => redis.flush(),
 })
 
@@ -36,7 +68,7 @@ menuStoreSuite('Redis', {
 
 describe('Redis stores, beyond the contract', () => {
   it('keeps no usable session id in Redis, and gives every per-session key a TTL', async () => {
-    const store = await RedisSessionStore.open(redis.url, { idleMs: 30 * 60_000, absoluteMs: 12 * 3600_000 })
+    const store = await RedisSessionStore.open(redis.url, { idleMs: 30 * 60_000, absoluteMs: 12 * 3600_000 }, { cipher: TokenCipher.random() })
     const raw = new Redis(redis.url)
     try {
       const s = await store.create({ userId: 1, brand: 'verde', token: 't', refreshToken: null, tokenExp: 1, user: { Id: 1, UserName: 'a', Email: 'a@portal.test', Nombre: 'A', Permisos: [] } as never })
@@ -76,9 +108,10 @@ describe('Redis stores, beyond the contract', () => {
 
 describe('REDIS_URL chooses the stores', () => {
   const silent = { info: () => undefined, warn: () => undefined, error: () => undefined }
+  const SESSION_ENCRYPTION_KEY = randomBytes(32).toString('base64')
 
   it('accepts redis:// and rediss:// only, naming the variable otherwise', () => {
-    expect(loadConfig({ REDIS_URL: 'rediss://usuario:clave@redis.example:6380/2' }).redisUrl).toBe('rediss://usuario:clave@redis.example:6380/2')
+    expect(loadConfig({ REDIS_URL: 'rediss://usuario:clave@redis.example:6380/2', SESSION_ENCRYPTION_KEY }).redisUrl).toBe('rediss://usuario:clave@redis.example:6380/2')
     expect(loadConfig({}).redisUrl).toBeUndefined()
     expect(() => loadConfig({ REDIS_URL: 'http://redis.example' })).toThrow(ConfigError)
     expect(() => loadConfig({ REDIS_URL: 'http://redis.example' })).toThrow(/REDIS_URL=/)
@@ -92,7 +125,7 @@ describe('REDIS_URL chooses the stores', () => {
       expect(local.menus).toBeInstanceOf(SqliteMenuStore)
       expect(fs.existsSync(path.join(dir, 'bff-sessions.db')) && fs.existsSync(path.join(dir, 'bff-menus.db'))).toBe(true)
 
-      const shared = await openStores(loadConfig({ DATA_DIR: dir, REDIS_URL: redis.url }), { menus: local.menus }, silent)
+      const shared = await openStores(loadConfig({ DATA_DIR: dir, REDIS_URL: redis.url, SESSION_ENCRYPTION_KEY }), { menus: local.menus }, silent)
       expect(shared.sessions).toBeInstanceOf(RedisSessionStore)
       expect(shared.menus).toBe(local.menus)
       await shared.sessions.ping()

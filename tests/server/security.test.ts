@@ -6,6 +6,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MailMessage } from '../../server/reference-api/mail/mailer'
 import { SqliteSessionStore } from '../../server/session/sqlite-session-store'
+import { TokenCipher } from '../../server/session/token-cipher'
 import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 
@@ -63,7 +64,7 @@ describe('idle and absolute timeouts, enforced by the server (the store’s cloc
   it('ends a session idle for 30 minutes, and any session 12 hours after sign-in however busy', async () => {
     let now = Date.now()
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-timeouts-'))
-    const store = new SqliteSessionStore(path.join(dir, 's.db'), { idleMs: 30 * 60_000, absoluteMs: 12 * 3600_000, now: () => now })
+    const store = new SqliteSessionStore(path.join(dir, 's.db'), { idleMs: 30 * 60_000, absoluteMs: 12 * 3600_000, now: () => now }, { cipher: TokenCipher.random() })
     try {
       await withBff(
         {},

@@ -8,6 +8,7 @@ import { EXPIRY_SKEW_S } from '../../server/session/auth-service'
 import { CachedSessionStore } from '../../server/session/session-cache'
 import type { Session, SessionData, SessionStore } from '../../server/session/session-store'
 import { SqliteSessionStore } from '../../server/session/sqlite-session-store'
+import { TokenCipher } from '../../server/session/token-cipher'
 import { FAKE_USER, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
 import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
 
@@ -40,7 +41,7 @@ beforeEach(() => {
   now = 1_700_000_000_000
   reads = 0
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-session-cache-'))
-  store = new SqliteSessionStore(path.join(dir, 'sessions.db'), { idleMs: 30 * 60_000, absoluteMs: ABSOLUTE, now: () => now })
+  store = new SqliteSessionStore(path.join(dir, 'sessions.db'), { idleMs: 30 * 60_000, absoluteMs: ABSOLUTE, now: () => now }, { cipher: TokenCipher.random() })
   cache = new CachedSessionStore(countingStore(store), { ttlMs: TTL, absoluteMs: ABSOLUTE, now: () => now })
 })
 afterEach(async () => {
@@ -155,7 +156,7 @@ describe('two BFFs sharing one session store, each with its cache', () => {
 
   beforeEach(async () => {
     upstream = await startFakeUpstream()
-    shared = new SqliteSessionStore(path.join(dir, 'shared.db'), { idleMs: 30 * 60_000, absoluteMs: ABSOLUTE })
+    shared = new SqliteSessionStore(path.join(dir, 'shared.db'), { idleMs: 30 * 60_000, absoluteMs: ABSOLUTE }, { cipher: TokenCipher.random() })
     // The store is closed by the test, not by each BFF.
     const unclosable = Object.assign(Object.create(shared) as SqliteSessionStore, { close: async () => undefined })
     a = await buildTestBff(upstream.url, { SESSION_CACHE_MS: String(CACHE_MS) }, { sessionStore: unclosable })

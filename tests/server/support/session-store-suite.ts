@@ -1,12 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionUser } from '../../../schemas/session-user'
+import type { StoreLog } from '../../../server/lib/redis-client'
 import { looksLikeSessionId, newSessionId, type SessionData, type SessionStore, type SessionTimeouts } from '../../../server/session/session-store'
+import { TokenCipher, type TokenField } from '../../../server/session/token-cipher'
+
+/** What every adapter is opened with. */
+export interface StoreOptions {
+  cipher: TokenCipher
+  log: StoreLog
+}
 
 export interface SessionStoreFactory {
   /** A fresh, empty store with these timeouts (their `now` drives every decision). */
-  create(timeouts: SessionTimeouts): Promise<SessionStore>
+  create(timeouts: SessionTimeouts, opts: StoreOptions): Promise<SessionStore>
   /** A second handle on the same storage, as another BFF replica would have. */
-  sibling?(timeouts: SessionTimeouts): Promise<SessionStore>
+  sibling?(timeouts: SessionTimeouts, opts: StoreOptions): Promise<SessionStore>
+  /** Everything the storage holds, as text: what a stolen file or dump would show. */
+  dump(): Promise<string>
+  /** A session's token field as stored, read behind the store's back (null when absent). */
+  rawToken(id: string, field: TokenField): Promise<string | null>
+  /** Overwrites a session's token field behind the store's back (an older version, an attacker). */
+  setRawToken(id: string, field: TokenField, value: string): Promise<void>
   cleanup?(): Promise<void>
 }
 
@@ -31,10 +45,15 @@ export function sessionStoreSuite(name: string, factory: SessionStoreFactory) {
     let store: SessionStore
     let now = 1_700_000_000_000
     const timeouts: SessionTimeouts = { idleMs: IDLE, absoluteMs: ABSOLUTE, now: () => now }
+    let warnings: { obj: object; msg: string }[] = []
+    const log: StoreLog = { info: () => undefined, warn: (obj, msg) => warnings.push({ obj, msg }), error: () => undefined }
+    let opts: StoreOptions
 
     beforeEach(async () => {
       now = 1_700_000_000_000
-      store = await factory.create(timeouts)
+      warnings = []
+      opts = { cipher: TokenCipher.random(), log }
+      store = await factory.create(timeouts, opts)
     })
     afterEach(async () => {
       await store.close()
@@ -163,9 +182,68 @@ export function sessionStoreSuite(name: string, factory: SessionStoreFactory) {
       await expect(store.ping()).resolves.toBeUndefined()
     })
 
+    it('keeps neither token in clear in the storage, and reads both back', async () => {
+      const access = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxNiJ9.firma-de-acceso-16'
+      const refresh = 'refresco-secreto-16-0123456789abcdef'
+      const s = await store.create(data(16, undefined, { token: access, refreshToken: refresh }))
+      for (const field of ['token', 'refreshToken'] as const) expect(await factory.rawToken(s.id, field)).toMatch(/^v1\./)
+      expect(await factory.rawToken(s.id, 'token')).not.toBe(await factory.rawToken(s.id, 'refreshToken'))
+      let raw = await factory.dump()
+      expect(raw).toContain('u16@portal.test')
+      expect(raw).not.toContain(access)
+      expect(raw).not.toContain(refresh)
+      expect(await store.get(s.id)).toMatchObject({ token: access, refreshToken: refresh })
+
+      await store.update(s.id, { token: `${access}-renovado`, refreshToken: `${refresh}-renovado` })
+      raw = await factory.dump()
+      expect(raw).not.toContain(access)
+      expect(raw).not.toContain(refresh)
+      expect(await store.get(s.id)).toMatchObject({ token: `${access}-renovado`, refreshToken: `${refresh}-renovado` })
+      expect(warnings).toEqual([])
+    })
+
+    it('ends a session whose stored token is in clear (an older version), altered, or copied from another session', async () => {
+      const clear = await store.create(data(17))
+      await factory.setRawToken(clear.id, 'token', 'token-17')
+      const clearRefresh = await store.create(data(18))
+      await factory.setRawToken(clearRefresh.id, 'refreshToken', 'refresh-18')
+      const altered = await store.create(data(19))
+      const sealed = (await factory.rawToken(altered.id, 'token'))!
+      await factory.setRawToken(altered.id, 'token', sealed.slice(0, 20) + (sealed[20] === 'A' ? 'B' : 'A') + sealed.slice(21))
+      const victim = await store.create(data(20))
+      const thief = await store.create(data(21))
+      await factory.setRawToken(thief.id, 'token', (await factory.rawToken(victim.id, 'token'))!)
+      const moved = await store.create(data(22))
+      await factory.setRawToken(moved.id, 'token', (await factory.rawToken(moved.id, 'refreshToken'))!)
+
+      for (const s of [clear, clearRefresh, altered, thief, moved]) {
+        expect(await store.get(s.id)).toBeNull()
+        // Ended, not only hidden: a second read finds nothing and logs nothing more.
+        expect(await store.get(s.id)).toBeNull()
+      }
+      expect(await store.get(victim.id)).toMatchObject({ token: 'token-20' })
+      expect(await store.countActive()).toBe(1)
+      expect(warnings).toHaveLength(5)
+      for (const w of warnings) expect(w.obj).toEqual({ event: 'session_unreadable', store: 'sessionStore' })
+      expect(JSON.stringify(warnings)).not.toMatch(/token-|refresh-|v1\./)
+    })
+
     if (factory.sibling) {
+      it('a store opened with another key does not return the session; it is ended, not a failure', async () => {
+        const s = await store.create(data(23))
+        const other = await factory.sibling!(timeouts, { cipher: TokenCipher.random(), log })
+        try {
+          expect(await other.get(s.id)).toBeNull()
+          expect(warnings).toHaveLength(1)
+          expect(JSON.stringify(warnings)).not.toMatch(/token-23|refresh-23/)
+          expect(await store.get(s.id)).toBeNull()
+        } finally {
+          await other.close()
+        }
+      })
+
       it('shares sessions with another replica on the same storage', async () => {
-        const other = await factory.sibling!(timeouts)
+        const other = await factory.sibling!(timeouts, opts)
         try {
           const s = await store.create(data(15))
           expect(await other.get(s.id)).toMatchObject({ userId: 15, token: 'token-15' })

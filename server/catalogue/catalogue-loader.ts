@@ -1,0 +1,74 @@
+import fs from 'node:fs'
+import { CatalogueFile, type Endpoint } from '../../schemas/catalogue/endpoint'
+import { SHIPPED_CATALOGUE } from '../../schemas/catalogue/index'
+import { CallIndex } from '../../schemas/catalogue/match'
+import { PAGING_PARAMS } from '../../schemas/catalogue/paging'
+import { validatorFor } from '../lib/validate'
+
+const checkFile = validatorFor<CatalogueFile>(CatalogueFile)
+
+export class CatalogueError extends Error {}
+
+/** Checks one catalogue file's content. */
+function checkedCalls(raw: unknown, name: string): Endpoint[] {
+  try {
+    return checkFile(raw, `Catálogo ${name}`).calls
+  } catch (err) {
+    throw new CatalogueError((err as Error).message)
+  }
+}
+
+/** Reads and checks an operator's catalogue file. */
+export function readCatalogueFile(file: string): Endpoint[] {
+  let raw: unknown
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new CatalogueError(`Catálogo ${file}: no se puede leer como JSON (${(err as Error).message}).`)
+  }
+  return checkedCalls(raw, file)
+}
+
+/**
+ * The catalogue the BFF serves: the shipped files plus an operator's own (CATALOGUE_FILES),
+ * checked as a whole. A call of an operator's file with the method and path of a shipped one
+ * replaces it (an upstream that answers differently); a repeated id or call within one source
+ * is an error that stops the start.
+ */
+export function loadCatalogue(opts: { extraFiles?: readonly string[] } = {}): CallIndex {
+  const shipped = Object.entries(SHIPPED_CATALOGUE).flatMap(([name, raw]) => checkedCalls(raw, name))
+  const extra = (opts.extraFiles ?? []).flatMap((f) => readCatalogueFile(f))
+  const key = (c: Endpoint) => `${c.method} ${c.path}`
+  const replaced = new Set(extra.map(key))
+  const calls = [...shipped.filter((c) => !replaced.has(key(c))), ...extra]
+  const ids = new Map<string, Endpoint>()
+  for (const call of calls) {
+    const other = ids.get(call.id)
+    if (other) throw new CatalogueError(`Catálogo: el id «${call.id}» se repite (${other.method} ${other.path} y ${call.method} ${call.path}).`)
+    ids.set(call.id, call)
+    checkCoherence(call)
+  }
+  try {
+    return new CallIndex(calls)
+  } catch (err) {
+    throw new CatalogueError((err as Error).message)
+  }
+}
+
+/** What the schema alone cannot say: declared names refer to declared things. */
+function checkCoherence(call: Endpoint): void {
+  const where = `Catálogo, ${call.method} ${call.path}`
+  const inPath = [...call.path.matchAll(/\{([A-Za-z0-9]+)\}/g)].map((m) => m[1]!)
+  const declared = Object.keys(call.pathParams ?? {})
+  for (const name of inPath) if (!declared.includes(name)) throw new CatalogueError(`${where}: falta declarar el parámetro de ruta «${name}».`)
+  for (const name of declared) if (!inPath.includes(name)) throw new CatalogueError(`${where}: el parámetro de ruta «${name}» no está en la ruta.`)
+  if (call.record) {
+    const { param } = call.record
+    const known = param in (call.pathParams ?? {}) || param in (call.query ?? {}) || (call.body?.kind === 'json' && param in (call.body.fields ?? {}))
+    if (!known) throw new CatalogueError(`${where}: el registro se identifica por «${param}», que no es un parámetro de la llamada.`)
+  }
+  if (call.list && call.query) {
+    for (const name of PAGING_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la paginación y no se declara.`)
+  }
+  if (call.method === 'GET' && call.body) throw new CatalogueError(`${where}: una llamada GET no lleva cuerpo.`)
+}
