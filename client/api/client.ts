@@ -13,6 +13,8 @@ export class ApiError extends Error {
     /** The server's own message (text body, or `message` of a JSON body), when it sent one. */
     readonly serverMessage: string | null,
     readonly path: string,
+    /** The HTTP method of the failed call: with the path, it names the call in the endpoint catalogue (its toast's area and message). */
+    readonly method: string,
     /** The parsed JSON body of the failure, for answers that carry more than a message (a 409 with the current version). */
     readonly body: unknown = null,
   ) {
@@ -43,6 +45,13 @@ export interface RequestOptions {
   body?: unknown
   signal?: AbortSignal
   headers?: Record<string, string>
+  /** Sent even if the page is being left (a last draft save); the body must stay under 64 KB. */
+  keepalive?: boolean
+  /**
+   * A 401 is not reported to the app: a background call (a draft save) must not take the user
+   * away from what they are typing; their next real action meets the ended session.
+   */
+  quietUnauthenticated?: boolean
 }
 
 type UnauthenticatedHandler = (path: string) => void
@@ -69,14 +78,14 @@ export async function send(method: string, path: string, opts: RequestOptions = 
   for (let attempt = 0; ; attempt++) {
     let res: Response
     try {
-      res = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: opts.signal })
+      res = await fetch(url, { method, headers, body, credentials: 'same-origin', signal: opts.signal, keepalive: opts.keepalive })
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw err
       if (attempt < retries) {
         await sleep(250)
         continue
       }
-      throw new ApiError(0, null, path)
+      throw new ApiError(0, null, path, method)
     }
     if (res.ok) return res
     if (attempt < retries && RETRY_STATUSES.has(res.status)) {
@@ -84,8 +93,8 @@ export async function send(method: string, path: string, opts: RequestOptions = 
       continue
     }
     const failure = await readFailure(res)
-    if (res.status === 401 && !path.startsWith('/bff/auth/login')) onUnauthenticated(path)
-    throw new ApiError(res.status, failure.message, path, failure.body)
+    if (res.status === 401 && !path.startsWith('/bff/auth/login') && !opts.quietUnauthenticated) onUnauthenticated(path)
+    throw new ApiError(res.status, failure.message, path, method, failure.body)
   }
 }
 

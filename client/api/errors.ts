@@ -1,4 +1,6 @@
-import { getLanguage } from '../i18n/i18n'
+import { useEffect, useState } from 'react'
+import { getLanguage, translate } from '../i18n/i18n'
+import { callErrorSpec, errorSpecOf, loadedErrorSpec, type ErrorSpec } from './call-catalogue'
 import { ApiError } from './client'
 import { notifyError } from './toast'
 
@@ -13,9 +15,77 @@ export function errorText(err: unknown, fallback?: string): string {
   return fallback ?? defaultErrorMessage()
 }
 
-/** Shows a failure through the one toast path, titled by area. 401s are handled by the session, not toasted. */
-export function reportError(area: string, err: unknown, fallback?: string): void {
+/**
+ * What a caller falls back to only where the endpoint catalogue does not know the failed call
+ * (the BFF's own `/bff/*` paths): a node's title, the usual text of a failed load.
+ */
+export interface LastResort {
+  area?: string
+  message?: string
+}
+
+/**
+ * The title and message of a failure. Title: the caller's explicit area, else the catalogue's
+ * area for the call, else the last resort. Message: the server's text, else the caller's
+ * explicit message, else the catalogue's (the default of spec §8 when it names none) or, for a
+ * call it does not know, the last resort's.
+ */
+function compose(area: string | undefined, server: string | null, message: string | undefined, spec: ErrorSpec | null, last: LastResort): { title: string; detail: string } {
+  return {
+    title: area ?? spec?.area ?? last.area ?? translate('error.area'),
+    detail: server ?? message ?? (spec ? (spec.message ?? defaultErrorMessage()) : (last.message ?? defaultErrorMessage())),
+  }
+}
+
+/**
+ * Shows a failure through the one toast path (spec §8), titled by area. `area` and `message`
+ * are what the caller deliberately says (a screen's errorArea/errorMessage, a widget's own);
+ * left out, the endpoint catalogue speaks for the failed call. 401s are the session's, not toasted.
+ */
+export function reportError(area: string | undefined, err: unknown, message?: string, lastResort: LastResort = {}): void {
   if (err instanceof ApiError && err.status === 401) return
   if ((err as Error)?.name === 'AbortError') return
-  notifyError(area, errorText(err, fallback))
+  const server = err instanceof ApiError && err.serverMessage ? err.serverMessage : null
+  // Nothing left for the catalogue to say (or no call to look up): shown at once, its chunk not fetched.
+  if ((area && (server ?? message)) || !(err instanceof ApiError)) {
+    const { title, detail } = compose(area, server, message, null, lastResort)
+    return notifyError(title, detail)
+  }
+  void errorSpecOf(err).then((spec) => {
+    const { title, detail } = compose(area, server, message, spec, lastResort)
+    notifyError(title, detail)
+  })
+}
+
+/**
+ * Hands `show` the title of a toast about a call (a success after it): the caller's area at
+ * once, else the catalogue's area for the call, else the last resort — as its failures are titled.
+ */
+export function withCallArea(area: string | undefined, method: string, path: string, lastResort: string, show: (title: string) => void): void {
+  if (area) return show(area)
+  void callErrorSpec(method, path).then((spec) => show(spec?.area ?? lastResort))
+}
+
+/**
+ * The in-page text of a failed load (the server's own text is the toast's): the caller's
+ * message, else the catalogue's for the failed call, else the last resort. Null for the moment
+ * the catalogue is still being read, so a wrong text is never announced first.
+ */
+export function useFailureText(err: unknown, message: string | undefined, lastResort: string): string | null {
+  const call = err instanceof ApiError ? err : null
+  const [found, setFound] = useState<{ err: ApiError; spec: ErrorSpec | null } | null>(null)
+  const spec = !call || message ? null : found?.err === call ? found.spec : loadedErrorSpec(call.method, call.path)
+  useEffect(() => {
+    if (!call || spec !== undefined) return
+    let live = true
+    void errorSpecOf(call).then((s) => {
+      if (live) setFound({ err: call, spec: s })
+    })
+    return () => {
+      live = false
+    }
+  }, [call, spec])
+  if (message) return message
+  if (spec === undefined) return null
+  return spec ? (spec.message ?? defaultErrorMessage()) : lastResort
 }

@@ -21,7 +21,8 @@ export function usePreferences() {
     queryFn: () => api.get<Preference[]>('/api/usuarios/preferences', { params: { loggedUserId: userId } }),
     enabled: userId !== undefined,
     staleTime: 60_000,
-    meta: { errorArea: 'Preferencias', errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
 }
 

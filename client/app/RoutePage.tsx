@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { ApiError } from '../api/client'
+import { useFailureText } from '../api/errors'
 import { Navigate, useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
 import { hasPermission, useLoadedManifest } from '../auth/manifest'
@@ -27,8 +28,9 @@ export function RoutePage({ route }: { route: RouteDef }) {
     enabled: allowed && !!route.check,
     staleTime: 0,
     gcTime: 0,
-    meta: known ? { errorArea: known.area, errorMessage: known.errorMessage } : undefined,
+    meta: known ? { reportErrors: true, errorArea: known.area, errorMessage: known.errorMessage } : undefined,
   })
+  const failure = useFailureText(check.error, known?.errorMessage, t('screen.loadError'))
 
   if (!allowed) {
     console.warn(`Acceso denegado a ${location.pathname}: falta el permiso ${route.permission}`)
@@ -41,10 +43,9 @@ export function RoutePage({ route }: { route: RouteDef }) {
     if (check.isError) {
       const err = check.error
       if (err instanceof UnknownRouteCheckError) return <ErrorView status={500} description={t('error.check.unknown', { name: err.message })} />
-      const known = ROUTE_CHECKS[route.check]
       return (
         <div className="check-error">
-          <ErrorView status={err instanceof ApiError && err.status ? err.status : 500} description={known?.errorMessage ?? t('screen.loadError')} />
+          <ErrorView status={err instanceof ApiError && err.status ? err.status : 500} description={failure ?? ''} />
           <Button type="button" label={t('screen.retry')} icon="pi pi-refresh" outlined onClick={() => void check.refetch()} />
         </div>
       )

@@ -9,9 +9,12 @@ export interface CheckInput {
 /** A named route check: true lets the route render, false gives the 404 page. */
 export interface RouteCheck {
   run: (input: CheckInput) => Promise<boolean>
-  /** Toast title and message when the check itself cannot run (spec §8). */
-  area: string
-  errorMessage: string
+  /**
+   * Toast title and message when the check itself cannot run (spec §8), where they deliberately
+   * differ from what the endpoint catalogue says for the failed call; left out, the catalogue speaks.
+   */
+  area?: string
+  errorMessage?: string
 }
 
 export class UnknownRouteCheckError extends Error {}
@@ -32,10 +35,9 @@ async function contractExists(code: string | null | undefined): Promise<boolean>
 export const ROUTE_CHECKS: Record<string, RouteCheck> = {
   'contract-detail': {
     run: ({ params }) => contractExists(params.referencia),
-    area: 'Contrato',
-    errorMessage: 'No se han podido obtener los datos del contrato.',
   },
-  // Sign-up runs it for `?duplicar=<code>`: without the parameter there is nothing to check.
+  // Sign-up runs it for `?duplicar=<code>`: without the parameter there is nothing to check. Its
+  // failure is the sign-up's, with the spec's own message, not the contract detail's.
   'duplicate-route': {
     run: async ({ search }) => (search.has('duplicar') ? contractExists(search.get('duplicar')) : true),
     area: 'Alta de contrato',

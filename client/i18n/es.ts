@@ -59,9 +59,17 @@ export const es = {
   'error.403.message': 'Acceso denegado',
   'error.403.description': 'Tu usuario no puede realizar esta acción.',
   'error.generic.description': 'Ha ocurrido un error inesperado. Inténtalo de nuevo; si persiste, avisa al equipo de soporte.',
+  // The title of a failure toast nobody names: neither the caller nor the endpoint catalogue.
+  'error.area': 'Error',
   'error.check.unknown': 'Comprobación de ruta desconocida: «{name}».',
   'screen.loadError': 'No se ha podido cargar la pantalla.',
   'screen.retry': 'Reintentar',
+  'form.draft.area': 'Borrador',
+  'form.draft.restored': 'Se ha recuperado un borrador guardado el {date}.',
+  'form.draft.discard': 'Descartar borrador',
+  'form.draft.saveFailed': 'No se ha podido guardar el borrador. Lo que has escrito sigue en pantalla.',
+  'form.draft.loadFailed': 'No se ha podido recuperar el borrador guardado.',
+  'form.draft.discardFailed': 'No se ha podido descartar el borrador.',
 } as const
 
 export type MessageKey = keyof typeof es

@@ -6,7 +6,7 @@ import type { RouteDef } from '../../schemas/manifest'
 import type { ScreenFile } from '../../schemas/screen'
 import { api, ApiError } from '../api/client'
 import { useLoadedManifest } from '../auth/manifest'
-import { ErrorView } from '../app/ErrorPage'
+import { ErrorView, NotFoundPage } from '../app/ErrorPage'
 import { useI18n } from '../i18n/i18n'
 import { RenderContext } from './context'
 import { preloadScreenCode } from './registry'
@@ -45,6 +45,8 @@ export function ScreenPage({ route }: { route: RouteDef }) {
   if (screen.isError) {
     const err = screen.error
     if (err instanceof ApiError && err.status === 403) return <ErrorView status={401} />
+    // The BFF leaves out this brand's and environment's hidden routes: a manifest read before a menu change still drew it.
+    if (err instanceof ApiError && err.status === 404) return <NotFoundPage path={location.pathname} />
     return (
       <div className="screen-error-box" role="alert">
         <i className="pi pi-exclamation-triangle" aria-hidden="true" />

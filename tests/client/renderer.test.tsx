@@ -75,9 +75,11 @@ describe('an action that fails', () => {
     expect(toasts[0]?.detail).toBe('El contrato no está pendiente de firma.')
   })
 
-  it('uses the default message of spec §8 when the action names none', async () => {
+  it('uses the default message of spec §8 when neither the action nor the catalogue names one', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response('', { status: 502 })))
-    wrap(<ActionButton action={{ ...action, errorMessage: undefined, errorArea: 'API KEY' }} />)
+    // The catalogue gives renewing a contract an area but no message.
+    const renew: ActionSpec = { ...action, call: { method: 'POST', endpoint: 'api/renovaciones/renovar' }, errorMessage: undefined, errorArea: 'API KEY' }
+    wrap(<ActionButton action={renew} />)
     fireEvent.click(screen.getByRole('button', { name: 'Enviar a firma' }))
     await waitFor(() => expect(toasts).toHaveLength(1))
     expect(toasts[0]).toMatchObject({ summary: 'API KEY', detail: 'Ha ocurrido un error en la solicitud.' })

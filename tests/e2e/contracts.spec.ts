@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import { validCups, validDni } from './ids'
 import { pdfText } from '../helpers/pdf-text'
-import { acceptConfirmation, ADMIN, chooseOption, clearFaults, expectAccessible, injectFault, numberField, signIn, textField, typeNumber } from './support'
+import { acceptConfirmation, ADMIN, chooseOption, clearFaults, discardDraft, draftSaved, expectAccessible, injectFault, numberField, signIn, textField, typeNumber } from './support'
 
 const wizard = (page: Page) => page.getByRole('form', { name: 'Alta de contrato' })
 const next = (page: Page) => wizard(page).getByRole('button', { name: 'Siguiente' }).click()
@@ -67,6 +67,8 @@ async function createContract(page: Page): Promise<string> {
 test.describe('contracts', () => {
   test.beforeEach(async ({ page }) => {
     await signIn(page, ADMIN)
+    // The BFF keeps the user's sign-up draft across tests: each starts without one.
+    await discardDraft(page, 'contrato-alta')
   })
 
   test('sign-up: wrong NIF, CUPS and IBAN show their errors, corrected the contract is created; the draft survives a reload', async ({ page }) => {
@@ -81,13 +83,14 @@ test.describe('contracts', () => {
     await fillHolder(page, '12345678A')
     await next(page)
     await expect(form.getByRole('heading', { name: 'Paso 1 de 6: Titular' })).toBeVisible()
+    const saved = draftSaved(page, 'contrato-alta', nif)
     await textField(form, 'NIF / NIE / CIF').fill(nif)
     await expect(form.locator('[data-field="Cliente.Nif"]').getByText('Correcto')).toBeVisible()
 
-    // what was typed survives a reload
-    await page.waitForTimeout(500)
+    // what was typed survives a reload (kept by the BFF once typing pauses)
+    await saved
     await page.reload()
-    await expect(page.getByText(/Se ha recuperado lo que escribiste/)).toBeVisible()
+    await expect(page.getByText(/Se ha recuperado un borrador guardado el/)).toBeVisible()
     await expect(textField(wizard(page), 'NIF / NIE / CIF')).toHaveValue(nif)
     await expect(textField(wizard(page), 'Municipio')).toHaveValue('Madrid')
     await next(page)
@@ -140,7 +143,7 @@ test.describe('contracts', () => {
     await expect(detail).toContainText(cups)
     // the draft is gone once the contract exists
     await page.goto('/soluciones/contratos/alta')
-    await expect(page.getByText(/Se ha recuperado lo que escribiste/)).toHaveCount(0)
+    await expect(page.getByText(/Se ha recuperado un borrador guardado el/)).toHaveCount(0)
   })
 
   test('an existing client is found by NIF and pre-fills the holder', async ({ page }) => {
@@ -230,6 +233,7 @@ test.describe('contracts', () => {
 test.describe('injected failures show their spec message and lose nothing', () => {
   test.beforeEach(async ({ page }) => {
     await signIn(page, ADMIN)
+    await discardDraft(page, 'contrato-alta')
   })
   test.afterEach(async ({ page }) => {
     await clearFaults(page)
@@ -312,7 +316,7 @@ test.describe('injected failures show their spec message and lose nothing', () =
     await expect(form).toContainText(nif)
     await expect(form).toContainText(cups)
     await page.reload()
-    await expect(page.getByText(/Se ha recuperado lo que escribiste/)).toBeVisible()
+    await expect(page.getByText(/Se ha recuperado un borrador guardado el/)).toBeVisible()
     await expect(textField(wizard(page), 'NIF / NIE / CIF')).toHaveValue(nif)
     // and once the service answers again, the same data creates the contract
     for (let i = 0; i < 5; i++) await next(page)

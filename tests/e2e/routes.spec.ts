@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { RouteDef } from '../../schemas/manifest'
-import { ADMIN, signIn } from './support'
+import { ADMIN, AGENTE, BRAND_HOSTS, signIn } from './support'
 
 /**
  * Issue 5: every route of spec §2 opens for the admin without an error: no error page, no
@@ -45,4 +45,39 @@ test('every signed-in route opens for the admin without an error', async ({ page
     if (await toast.count()) failures.push(`${url}: error toast «${(await toast.first().innerText()).replace(/\s+/g, ' ')}»`)
   }
   expect(failures).toEqual([])
+})
+
+/**
+ * Issue 13: a route the brand hides is not reachable by typing its path either: the manifest
+ * leaves it out, so the 404 page of spec §2/§8 shows (the e2e portal runs in development, so
+ * the brand rules are what hides here; production is covered by tests/server/route-visibility).
+ */
+test('typing a path the brand hides shows the 404 page; a missing permission still gives 401', async ({ page }) => {
+  const notFound = (path: string) => page.getByRole('heading', { name: `Page Not Found: ${path}` })
+  const limpia = BRAND_HOSTS.limpia
+  // Signed out: an unmatched route is reachable without sign-in (spec §5).
+  await page.goto(`${limpia}/soluciones/comparador/historico`)
+  await expect(notFound('/soluciones/comparador/historico')).toBeVisible()
+  await signIn(page, ADMIN, limpia)
+  for (const path of ['/soluciones/comparador', '/soluciones/comparador/historico', '/soluciones/comparador/comparativa', '/soluciones/comparador/listado']) {
+    await page.goto(`${limpia}${path}`)
+    await expect(notFound(path), path).toBeVisible()
+  }
+
+  // The group brand keeps only Historico of the Comparador.
+  const grupo = BRAND_HOSTS.grupo
+  await signIn(page, ADMIN, grupo)
+  for (const path of ['/soluciones/comparador/comparativa', '/soluciones/comparador/listado']) {
+    await page.goto(`${grupo}${path}`)
+    await expect(notFound(path), path).toBeVisible()
+  }
+  await page.goto(`${grupo}/soluciones/comparador/historico`)
+  await expect(page.locator('main h1').first()).toBeVisible()
+  await expect(page.locator('.error-view')).toHaveCount(0)
+
+  // A route the user lacks the permission for is refused, not unknown.
+  await page.context().clearCookies()
+  await signIn(page, AGENTE, limpia)
+  await page.goto(`${limpia}/usuarios/listado`)
+  await expect(page).toHaveURL(/\/error\?status=401$/)
 })

@@ -132,3 +132,23 @@ export async function clearFaults(page: Page): Promise<void> {
   }
   faultsOf.delete(page)
 }
+
+/**
+ * Deletes the signed-in user's draft of a form. Drafts are kept by the BFF per user, across
+ * browser contexts, so a test that needs a form without one says so.
+ */
+export async function discardDraft(page: Page, key: string): Promise<void> {
+  const res = await page.request.delete(`/bff/drafts/${key}`, { headers: { 'X-CSRF': '1' } })
+  expect(res.status()).toBe(204)
+}
+
+/** Resolves once the BFF has stored a draft of `key` holding every one of `texts` (saves are debounced). */
+export function draftSaved(page: Page, key: string, ...texts: string[]): Promise<unknown> {
+  return page.waitForResponse(
+    (res) =>
+      res.request().method() === 'PUT' &&
+      new URL(res.url()).pathname === `/bff/drafts/${key}` &&
+      res.ok() &&
+      texts.every((text) => (res.request().postData() ?? '').includes(text)),
+  )
+}

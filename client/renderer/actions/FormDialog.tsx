@@ -28,7 +28,7 @@ export function FormDialog(props: {
       className="form-dialog"
     >
       <RenderContext value={ctx}>
-        <FormView form={form} inDialog ownerId={ownerId} onDone={onClose} onReveal={onReveal} fallbackArea={action.errorArea ?? l(action.label)} fallbackMessage={action.errorMessage} />
+        <FormView form={form} inDialog ownerId={ownerId} onDone={onClose} onReveal={onReveal} fallbackArea={action.errorArea} fallbackMessage={action.errorMessage} lastArea={l(action.label)} />
       </RenderContext>
     </Dialog>
   )

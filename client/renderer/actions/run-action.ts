@@ -3,7 +3,7 @@ import { confirmDialog } from 'primereact/confirmdialog'
 import type { NavigateFunction } from 'react-router-dom'
 import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
 import { api, saveFile, send } from '../../api/client'
-import { reportError } from '../../api/errors'
+import { reportError, withCallArea } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { localized } from '../../i18n/i18n'
 import { fill, resolveParams, resolveValue, type TemplateContext } from '../template'
@@ -51,10 +51,21 @@ export interface ActionEnv {
   closeDialog?: () => void
 }
 
+/**
+ * The title of a success toast: a fixed one, or the call's, titled like its failures (the
+ * screen's explicit area, else the endpoint catalogue's for the call, else the last resort).
+ */
+export type SuccessTitle = string | { area: string | undefined; method: string; path: string; lastResort: string }
+
+function notifyAfter(title: SuccessTitle, text: string): void {
+  if (typeof title === 'string') notifySuccess(title, text)
+  else withCallArea(title.area, title.method, title.path, title.lastResort, (area) => notifySuccess(area, text))
+}
+
 /** What every successful call or form does next: toast, refresh, reveal, close, navigate. */
-export async function applyAfter(after: AfterSpec | undefined, success: string | undefined, area: string, ctx: TemplateContext, env: ActionEnv): Promise<void> {
+export async function applyAfter(after: AfterSpec | undefined, success: string | undefined, title: SuccessTitle, ctx: TemplateContext, env: ActionEnv): Promise<void> {
   const message = success ?? (after?.toast ? localized(after.toast) : undefined)
-  if (message) notifySuccess(area, fill(message, ctx))
+  if (message) notifyAfter(title, fill(message, ctx))
   const ids = new Set([...(after?.refresh ?? []), ...(env.ownerId ? [env.ownerId] : [])])
   await Promise.all([...ids].map((id) => env.client.invalidateQueries({ queryKey: nodeKey(id) })))
   // Every other view of server data (another list, a detail left behind, option lists) is
@@ -71,7 +82,8 @@ export async function applyAfter(after: AfterSpec | undefined, success: string |
 
 /** Runs a navigate, call or download action. Form actions open their dialog in the button instead. */
 export async function runAction(action: ActionSpec, ctx: TemplateContext, env: ActionEnv): Promise<boolean> {
-  const area = action.errorArea ?? localized(action.label)
+  // The label titles the action's toasts only where neither the screen nor the endpoint catalogue gives an area.
+  const label = localized(action.label)
   if (action.confirm && !(await confirm(fill(localized(action.confirm), ctx), localized(action.label)))) return false
   try {
     if (action.kind === 'navigate' && action.to) {
@@ -80,10 +92,11 @@ export async function runAction(action: ActionSpec, ctx: TemplateContext, env: A
     }
     if (!action.call) return false
     const req = resolveCall(action.call, ctx)
+    const title: SuccessTitle = { area: action.errorArea, method: req.method, path: req.endpoint, lastResort: label }
     if (action.kind === 'download') {
       const file = await api.download(req.endpoint, { method: req.method === 'POST' ? 'POST' : 'GET', params: req.params, body: req.body, fallbackName: 'documento' })
       saveFile(file)
-      if (action.success) notifySuccess(area, fill(localized(action.success), ctx))
+      if (action.success) notifyAfter(title, fill(localized(action.success), ctx))
       return true
     }
     const res = await send(req.method, req.endpoint, { params: req.params, body: req.body })
@@ -94,10 +107,10 @@ export async function runAction(action: ActionSpec, ctx: TemplateContext, env: A
     } catch {
       // a text answer stays text
     }
-    await applyAfter(action.after, action.success ? localized(action.success) : undefined, area, { ...ctx, result }, env)
+    await applyAfter(action.after, action.success ? localized(action.success) : undefined, title, { ...ctx, result }, env)
     return true
   } catch (err) {
-    reportError(area, err, action.errorMessage)
+    reportError(action.errorArea, err, action.errorMessage, { area: label })
     return false
   }
 }

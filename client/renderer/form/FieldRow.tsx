@@ -15,7 +15,9 @@ export interface FieldRowProps {
   value: unknown
   error: string | undefined
   ctx: TemplateContext
-  area: string
+  /** The form's explicit toast area, if any; `lastArea` only where the endpoint catalogue names none either. */
+  area: string | undefined
+  lastArea: string
   onChange: (v: unknown) => void
   onBlur: () => void
   /** The server validator says the value is wrong (message) or right (null): blocks submit while wrong. */
@@ -27,7 +29,7 @@ export interface FieldRowProps {
 /** One field: label, input, rules, server validator, lookup (pre-fill) and check (warning). */
 export function FieldRow(props: FieldRowProps) {
   const { l } = useI18n()
-  const { formId, field, value, error, ctx, area, onChange, onBlur, onServerResult, onFill } = props
+  const { formId, field, value, error, ctx, area, lastArea, onChange, onBlur, onServerResult, onFill } = props
   const id = `${formId}-${field.name}`
   const check = useServerValidator(field.validator, value)
   const lastReported = useRef<string | null>(null)
@@ -48,7 +50,7 @@ export function FieldRow(props: FieldRowProps) {
     value.trim() !== '' &&
     !error &&
     (field.validator ? check.state === 'valid' && (!check.normalized || check.normalized === value.trim()) : true)
-  const lookup = useLookup(field, ready ? String(value).trim() : null, area, onFill)
+  const lookup = useLookup(field, ready ? String(value).trim() : null, area, lastArea, onFill)
   const warning = useCheck(field, ready ? String(value).trim() : null, ctx)
 
   const message = error ?? serverMessage ?? undefined
@@ -114,7 +116,7 @@ export function FieldRow(props: FieldRowProps) {
 }
 
 /** Looks a valid value up once (an existing client) and fills the mapped fields from the answer. */
-function useLookup(field: Field, value: string | null, area: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
+function useLookup(field: Field, value: string | null, area: string | undefined, lastArea: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
   const { l } = useI18n()
   const [state, setState] = useState<{ busy: boolean; text: string | null }>({ busy: false, text: null })
   const done = useRef<string | null>(null)
@@ -143,7 +145,7 @@ function useLookup(field: Field, value: string | null, area: string, onFill: (v:
         done.current = value
         setState({ busy: false, text: null })
         // Not found is the normal case of a new client; anything else is reported.
-        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage ?? 'No se han podido obtener los datos del cliente.')
+        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage, { area: lastArea, message: 'No se han podido obtener los datos del cliente.' })
       })
     return () => controller.abort()
   }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps

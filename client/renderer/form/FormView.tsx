@@ -2,20 +2,22 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Message } from 'primereact/message'
 import { ProgressSpinner } from 'primereact/progressspinner'
-import { useMemo, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, send } from '../../api/client'
-import { reportError } from '../../api/errors'
+import { reportError, useFailureText } from '../../api/errors'
+import { showToast } from '../../api/toast'
 import { useI18n } from '../../i18n/i18n'
 import { applyAfter, nodeKey, resolveCall } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
 import { formatDateTime } from '../format'
 import { NodeList } from '../ScreenRenderer'
+import { useScreenTitle } from '../screen-title'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { FieldRow } from './FieldRow'
 import { ReviewList } from './ReviewList'
-import { clearDraft, draftKey, readDraft, useDraft, type Draft } from './use-draft'
+import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
 import { toBody, toFormData, validateField } from './validation'
 
 interface FormViewProps {
@@ -24,9 +26,11 @@ interface FormViewProps {
   ownerId?: string
   onDone?: () => void
   onReveal?: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
-  /** Toast title and message of the action that opened the form, when the form names none. */
+  /** Toast title and message the action that opened the form gives explicitly, when the form names none. */
   fallbackArea?: string
   fallbackMessage?: string
+  /** The opening action's label: its toasts' title only where no area is given and the endpoint catalogue names none. */
+  lastArea?: string
 }
 
 function emptyValue(f: Field): unknown {
@@ -44,45 +48,72 @@ function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, m
   return values
 }
 
+const LOAD_ERROR = 'No se han podido obtener los datos.'
+
 /** A form: initial values (optionally from an endpoint), rules, server validators, steps, a draft, submit, what happens after. */
 export function FormView(props: FormViewProps) {
   const ctx = useRenderContext()
-  const { l } = useI18n()
+  const { t } = useI18n()
   const { form } = props
   const wanted = !!form.initial && evalCondition(form.initial.when, ctx)
   const endpoint = form.initial ? `/${fill(form.initial.endpoint, ctx, true)}` : ''
   const params = form.initial ? resolveParams(form.initial.params, ctx) : {}
-  const area = props.fallbackArea ?? form.errorArea ?? l(form.title ?? 'Formulario')
+  // The explicit area (the opening action's, else the form's) wins over the endpoint catalogue's; a title is the last resort.
+  const area = props.fallbackArea ?? form.errorArea
+  const title = useScreenTitle(form.title)
+  const lastArea = props.lastArea ?? (title || 'Formulario')
   const initial = useQuery({
     queryKey: ['form-initial', form.id, endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
     enabled: wanted,
     staleTime: 0,
     gcTime: 0,
-    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage ?? 'No se han podido obtener los datos.' },
+    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage, fallbackArea: lastArea, fallbackMessage: LOAD_ERROR },
   })
-  if (wanted && initial.isPending) {
+  const initialFailure = useFailureText(initial.error, form.initial?.errorMessage, LOAD_ERROR)
+  // A draft is restored unless the form was loaded from elsewhere (a duplicated contract).
+  const draftKey = form.draft && !wanted ? form.draft.key : null
+  const draft = useQuery({
+    queryKey: ['form-draft', draftKey],
+    queryFn: () => loadDraft(draftKey!),
+    enabled: draftKey !== null,
+    staleTime: 0,
+    gcTime: 0,
+    meta: { errorArea: t('form.draft.area'), errorMessage: t('form.draft.loadFailed') },
+  })
+  if ((wanted && initial.isPending) || (draftKey !== null && draft.isPending)) {
     return (
       <div className="form-loading" role="status" aria-label="Cargando">
         <ProgressSpinner style={{ width: 32, height: 32 }} strokeWidth="4" />
       </div>
     )
   }
-  if (wanted && initial.isError) return <Message severity="error" text={form.initial?.errorMessage ?? 'No se han podido obtener los datos.'} />
+  if (wanted && initial.isError) return <Message severity="error" text={initialFailure} />
   const loaded = wanted ? (form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data) : undefined
-  return <FormBody {...props} ctx={ctx} loaded={loaded} area={area} />
+  // A draft that could not be read leaves the form empty (the error was shown), never stuck.
+  return <FormBody {...props} ctx={ctx} loaded={loaded} area={area} lastArea={lastArea} draft={draft.data ?? null} />
 }
 
-function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, ctx, loaded, area }: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string }) {
-  const { l } = useI18n()
+function FormBody({
+  form,
+  inDialog,
+  ownerId,
+  onDone,
+  onReveal,
+  fallbackMessage,
+  ctx,
+  loaded,
+  area,
+  draft,
+  lastArea,
+}: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string | undefined; lastArea: string; draft: SavedDraft | null }) {
+  const { l, t } = useI18n()
   const client = useQueryClient()
   const navigate = useNavigate()
-  const key = form.draft ? draftKey(ctx.user?.id, ctx.screenId ?? '', form.id) : null
-  // A draft is restored unless the form was loaded from elsewhere (a duplicated contract).
-  const [restored] = useState<Draft | null>(() => (key && loaded === undefined ? readDraft(key) : null))
+  const [restored] = useState<SavedDraft | null>(draft)
   const [values, setValues] = useState<Record<string, unknown>>(() => ({
     ...initialValues(form.fields, ctx, loaded, form.initial?.map),
-    ...(restored?.values ?? {}),
+    ...(restored ? draftValues(form.fields, restored.values) : {}),
   }))
   const [dirty, setDirty] = useState(false)
   const [draftNotice, setDraftNotice] = useState(restored !== null)
@@ -93,7 +124,12 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
   const [stepIndex, setStepIndex] = useState(0)
   const [stepTried, setStepTried] = useState<Record<number, boolean>>({})
   const formRef = useRef<HTMLFormElement>(null)
-  useDraft(key, values, dirty)
+  const warnDraft = (detail: string) => showToast({ severity: 'warn', summary: t('form.draft.area'), detail })
+  const drafts = useDraftSaver(form.draft?.key ?? null, () => warnDraft(t('form.draft.saveFailed')))
+  // Only what the user changed is saved; opening a form (or restoring a draft) writes nothing.
+  useEffect(() => {
+    if (drafts && dirty) drafts.change(draftValues(form.fields, values))
+  }, [drafts, dirty, values, form.fields])
 
   const fieldCtx = { ...ctx, values }
   const visible = form.fields.filter((f) => evalCondition(f.visibleWhen, fieldCtx))
@@ -146,6 +182,8 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
       return
     }
     setBusy(true)
+    // Should the submit fail, what was typed is already stored (a reload finds it).
+    void drafts?.flush()
     const visibleNames = new Set(visible.map((f) => f.name))
     const shown = Object.fromEntries(Object.entries(values).filter(([k]) => visibleNames.has(k)))
     const body = toBody(form.fields, shown)
@@ -165,8 +203,9 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
       } catch {
         // text answer
       }
-      if (key) clearDraft(key)
-      await applyAfter(form.after, undefined, area, { ...callCtx, result }, { client, navigate, ownerId, closeDialog: onDone, reveal: onReveal })
+      // Not awaited: the delete waits behind any save in flight, even after the form is gone.
+      void drafts?.clear()
+      await applyAfter(form.after, undefined, { area, method: req.method, path: req.endpoint, lastResort: lastArea }, { ...callCtx, result }, { client, navigate, ownerId, closeDialog: onDone, reveal: onReveal })
       if (form.after?.reset) {
         setValues(initialValues(form.fields, ctx, undefined, undefined))
         setDirty(false)
@@ -177,7 +216,7 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
       if (!inDialog) await client.invalidateQueries({ queryKey: nodeKey(form.id) })
     } catch (err) {
       // Nothing typed is lost: the values stay on screen and in the draft.
-      reportError(area, err, form.errorMessage ?? fallbackMessage)
+      reportError(area, err, form.errorMessage ?? fallbackMessage, { area: lastArea })
     } finally {
       setBusy(false)
     }
@@ -193,6 +232,7 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
       error={showError(f)}
       ctx={fieldCtx}
       area={area}
+      lastArea={lastArea}
       onChange={(v) => setValue(f.name, v)}
       onBlur={() => setTouched((t) => ({ ...t, [f.name]: true }))}
       onServerResult={(msg) =>
@@ -218,7 +258,7 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
       className={`screen-form ${form.columns === 2 ? 'screen-form--two' : ''} ${inDialog ? '' : 'card'} ${steps ? 'screen-form--steps' : ''}`}
       onSubmit={(e) => void submit(e)}
       noValidate
-      aria-label={l(form.title ?? area)}
+      aria-label={form.title ? l(form.title) : (area ?? lastArea)}
     >
       {!inDialog && form.title && <h2 className="screen-form__title">{l(form.title)}</h2>}
       {draftNotice && restored && (
@@ -227,14 +267,14 @@ function FormBody({ form, inDialog, ownerId, onDone, onReveal, fallbackMessage, 
           className="draft-notice"
           content={
             <span className="draft-notice__content">
-              <span>Se ha recuperado lo que escribiste el {formatDateTime(new Date(restored.savedAt).toISOString())}.</span>
+              <span>{t('form.draft.restored', { date: formatDateTime(new Date(restored.savedAt).toISOString()) })}</span>
               <Button
                 type="button"
                 link
                 size="small"
-                label="Descartar borrador"
+                label={t('form.draft.discard')}
                 onClick={() => {
-                  if (key) clearDraft(key)
+                  void drafts?.clear().then((deleted) => deleted || warnDraft(t('form.draft.discardFailed')))
                   setValues(initialValues(form.fields, ctx, loaded, form.initial?.map))
                   setDraftNotice(false)
                   setDirty(false)

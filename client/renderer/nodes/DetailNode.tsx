@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Skeleton } from 'primereact/skeleton'
 import type { DetailNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
+import { useFailureText } from '../../api/errors'
 import { useI18n } from '../../i18n/i18n'
 import { ActionBar } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
@@ -9,6 +10,8 @@ import { RenderContext, useRenderContext } from '../context'
 import { NodeList } from '../ScreenRenderer'
 import { CellValue } from '../table/CellValue'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
+
+const LOAD_ERROR = 'No se han podido obtener los datos.'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
@@ -22,8 +25,10 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
     queryKey: [...nodeKey(key), endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
     enabled: !!endpoint,
-    meta: { errorArea: node.errorArea ?? l(node.title ?? 'Detalle'), errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
+    // The screen's own area and message win; else the endpoint catalogue's for the call; the title and usual text are the last resort.
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: l(node.title ?? 'Detalle'), fallbackMessage: LOAD_ERROR },
   })
+  const failure = useFailureText(query.error, node.errorMessage, LOAD_ERROR)
   if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
   if (query.isPending) {
     return (
@@ -38,7 +43,7 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
     return (
       <div className="screen-error-box" role="alert">
         <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{node.errorMessage ?? 'No se han podido obtener los datos.'}</span>
+        <span>{failure}</span>
       </div>
     )
   }

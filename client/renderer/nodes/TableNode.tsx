@@ -14,6 +14,7 @@ import { useI18n } from '../../i18n/i18n'
 import { ActionButton } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
+import { useScreenTitle } from '../screen-title'
 import { isNumericFormat } from '../format'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
@@ -53,7 +54,10 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const [exporting, setExporting] = useState(false)
   const fromData = node.source.fromData
   const paged = node.source.paged !== false && !fromData
-  const area = node.errorArea ?? l(node.title ?? ctx.screenId)
+  // The table's own title, else the screen's: the last-resort title of its toasts (the screen's errorArea, then the catalogue's area, come first).
+  const title = useScreenTitle(node.title) || ctx.screenId
+  // An untitled table is named by the screen's explicit area where it gives one.
+  const tableName = node.title ? title : (node.errorArea ?? title)
 
   const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
   const baseParams = resolveParams(node.source.params, ctx)
@@ -63,7 +67,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
     queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
     placeholderData: keepPreviousData,
     enabled: !!endpoint,
-    meta: { errorArea: area, errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: 'No se han podido obtener los datos.' },
   })
   // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
   const data = fromData ? { rows: lookup(ctx, dataPath(fromData)) } : query.data
@@ -101,7 +105,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       })
       saveFile(file)
     } catch (err) {
-      reportError(node.export.errorArea ?? area, err, node.export.errorMessage ?? 'Error al exportar los datos.')
+      reportError(node.export.errorArea ?? node.errorArea, err, node.export.errorMessage, { area: title, message: 'Error al exportar los datos.' })
     } finally {
       setExporting(false)
     }
@@ -147,7 +151,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       : {}
 
   return (
-    <section className="screen-table card" aria-label={l(node.title ?? area)}>
+    <section className="screen-table card" aria-label={tableName}>
       <div className="table-toolbar">
         {node.title && <h2 className="table-title">{l(node.title)}</h2>}
         <div className="table-toolbar__actions">
@@ -160,7 +164,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
               onSave={async (name) => {
                 const rest = (prefs.value?.filters ?? []).filter((f) => f.name !== name)
                 await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
-                notifySuccess(area, `Filtro «${name}» guardado.`)
+                notifySuccess(node.errorArea ?? title, `Filtro «${name}» guardado.`)
               }}
               onDelete={async (name) => prefs.save({ ...prefs.value, filters: (prefs.value?.filters ?? []).filter((f) => f.name !== name) })}
             />
@@ -225,7 +229,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
         size="small"
         scrollable
         tableStyle={{ minWidth: '40rem' }}
-        aria-label={l(node.title ?? area)}
+        aria-label={tableName}
         data-table={node.id}
       >
         {bulk.length > 0 && <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} />}

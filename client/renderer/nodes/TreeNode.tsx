@@ -5,12 +5,15 @@ import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
 import { useMemo, useState } from 'react'
 import type { TreeNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
+import { useFailureText } from '../../api/errors'
 import { useI18n } from '../../i18n/i18n'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
 import { fill, getPath, resolveParams } from '../template'
 
 type Item = Record<string, unknown>
+
+const LOAD_ERROR = 'No se han podido obtener los datos.'
 
 /** A hierarchy (agents under agencies…) from an endpoint answering nested nodes; keyboard navigable. */
 export function TreeNodeView({ node }: { node: TreeNode }) {
@@ -21,8 +24,10 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
   const query = useQuery({
     queryKey: [...nodeKey(node.id ?? endpoint), endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
-    meta: { errorArea: node.errorArea ?? l(node.title ?? 'Jerarquía'), errorMessage: node.errorMessage ?? 'No se han podido obtener los datos.' },
+    // The screen's own area and message win; else the endpoint catalogue's for the call; the title and usual text are the last resort.
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: l(node.title ?? 'Jerarquía'), fallbackMessage: LOAD_ERROR },
   })
+  const failure = useFailureText(query.error, node.errorMessage, LOAD_ERROR)
   const { nodes, keys } = useMemo(() => {
     const raw = node.source.path ? getPath(query.data, node.source.path) : query.data
     const roots = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Item[]
@@ -38,7 +43,7 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
   const [expanded, setExpanded] = useState<TreeExpandedKeysType | null>(null)
 
   if (query.isPending) return <Skeleton height="10rem" />
-  if (query.isError) return <p role="alert">{node.errorMessage ?? 'No se han podido obtener los datos.'}</p>
+  if (query.isError) return <p role="alert">{failure}</p>
   return (
     <section className="screen-tree" aria-label={l(node.title ?? 'Jerarquía')}>
       {node.title && <h2 className="table-title">{l(node.title)}</h2>}

@@ -43,7 +43,8 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
     for (const k of ['Nif', 'Email', 'Direccion'] as const) if (client[k].trim()) Cliente[k] = client[k].trim()
     setBusy(kind)
     try {
-      const file = await api.download(`/api/bateria/${kind}`, {
+      // Both calls spelled out: the client's calls are checked against the endpoint catalogue.
+      const file = await api.download(kind === 'oferta' ? '/api/bateria/oferta' : '/api/bateria/contrato', {
         method: 'POST',
         body: { Calculo: body, BateriaId: result.Bateria.Id, Cliente },
         fallbackName: `${kind}-bateria.pdf`,
@@ -51,7 +52,7 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
       saveFile(file)
       notifySuccess(AREA, kind === 'oferta' ? `Oferta descargada (${file.fileName}).` : `Contrato descargado (${file.fileName}).`)
     } catch (err) {
-      reportError(AREA, err, kind === 'oferta' ? 'No se ha podido generar la oferta.' : 'No se ha podido generar el contrato.')
+      reportError(undefined, err)
     } finally {
       setBusy(null)
     }
@@ -96,7 +97,7 @@ function SavePanel({ body, result, clientName }: { body: CalculationBody; result
   const suggested = `${clientName.trim() || 'Cálculo'} · ${result.Bateria.Modelo} · ${formatValue(new Date().toISOString().slice(0, 10), 'date')}`
   const save = useMutation({
     mutationFn: (Nombre: string) => api.post<{ Id: number; Nombre: string; Fecha: string }>('/api/bateria/savedata', { Nombre, Calculo: body, Resultado: result }),
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido guardar el cálculo.' },
+    meta: { reportErrors: true },
     onSuccess: (saved) => notifySuccess(AREA, `Cálculo «${saved?.Nombre ?? name}» guardado.`),
   })
   const submit = (e: FormEvent) => {

@@ -30,7 +30,6 @@ import { BestCard, ResultsTable } from './ResultsView'
 import './battery.css'
 
 export const AREA = 'Baterías'
-const CALC_ERROR = 'No se han podido obtener la mejor bateria.'
 
 /** Order in which invalid fields get the focus. */
 const FIELD_ORDER: InputField[] = ['ConsumoAnualKwh', 'ProduccionFvAnualKwh', 'AutoconsumoDirectoKwh', 'PrecioImportacionKwh', 'PrecioExcedenteKwh']
@@ -53,13 +52,14 @@ export default function BatteryCalculator() {
     queryKey: ['bateria', 'fechas-ahorro'],
     queryFn: () => api.get<SavingsPeriod[]>('/api/bateria/FechasAhorro'),
     staleTime: 10 * 60_000,
-    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
   const period = periods.data?.find((p) => p.Id === inputs.FechasAhorroId) ?? null
 
   const calc = useMutation({
     mutationFn: (body: CalculationBody) => api.post<CalculationAnswer>('/api/bateria/calculadora', body),
-    meta: { errorArea: AREA, errorMessage: CALC_ERROR },
+    meta: { reportErrors: true },
     onSuccess: (answer, body) => {
       setCalculated({ body, answer })
       setChosenId(answer.Mejor?.Bateria.Id ?? answer.Alternativas[0]?.Bateria.Id ?? null)

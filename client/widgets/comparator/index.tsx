@@ -52,14 +52,15 @@ export default function ComparatorWidget() {
   const tarifas = useQuery({
     queryKey: ['utility', 'tarifas'],
     queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
-    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    // Titled by the comparator, not the catalogue's price history; the message is the catalogue's.
+    meta: { errorArea: AREA },
     staleTime: 60 * 60_000,
   })
   const saved = useQuery({
     queryKey: ['comparador', 'comparativa', savedId],
     queryFn: ({ signal }) => api.get<unknown>(`/api/comparador/comparativas/${savedId}`, { signal }),
     enabled: Number.isInteger(savedId) && savedId > 0,
-    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    meta: { reportErrors: true },
   })
   useEffect(() => {
     if (!saved.data) return
@@ -75,7 +76,7 @@ export default function ComparatorWidget() {
 
   const compare = useMutation({
     mutationFn: (guardar: boolean) => api.post<ComparativaResult>('/api/comparador/comparativa', buildBody(values, tarifa, guardar)),
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido calcular la comparativa.' },
+    meta: { reportErrors: true },
   })
 
   const change = (patch: Partial<FormValues>) => {

@@ -7,7 +7,6 @@ import { PERIOD_COLORS, seriesColors, formatNumber } from '../shared/charts'
 import { ParamsForm, type Tarifa } from './ParamsForm'
 import { PriceChart } from './PriceChart'
 import {
-  AREA,
   daysBetween,
   indexPeriods,
   localTime,
@@ -38,16 +37,17 @@ const dmy = (d: string) => d.slice(0, 10).split('-').reverse().join('/')
  * in the URL.
  */
 export default function EnergyPricesWidget() {
+  // Failures are toasted with the endpoint catalogue's area and message for each call (spec §8).
   const last = useQuery({
     queryKey: ['energia', 'ultima-fecha'],
     queryFn: ({ signal }) => api.get<{ Fecha: string }>('/api/energia/ultima-fecha', { signal }),
-    meta: { errorArea: AREA, errorMessage: MESSAGES.omie },
+    meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
   const tarifas = useQuery({
     queryKey: ['utility', 'tarifas'],
     queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
-    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    meta: { reportErrors: true },
     staleTime: 60 * 60_000,
   })
   if (last.isPending) {
@@ -73,21 +73,21 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
   const omie = useQuery({
     queryKey: ['energia', 'omie', range],
     queryFn: ({ signal }) => api.get<OmieAnswer>('/api/energia/historico-cierre/omie', { params: range, signal }),
-    meta: { errorArea: AREA, errorMessage: MESSAGES.omie },
+    meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
   const indexParams = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee }
   const index = useQuery({
     queryKey: ['energia', 'index', indexParams],
     queryFn: ({ signal }) => api.get<IndexAnswer>('/api/energia/historico-cierre/index', { params: indexParams, signal }),
-    meta: { errorArea: AREA, errorMessage: MESSAGES.index },
+    meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
   const surplusParams = { ...range, tarifa: params.tarifa }
   const excedentes = useQuery({
     queryKey: ['energia', 'excedentes', surplusParams],
     queryFn: ({ signal }) => api.get<ExcedentesAnswer>('/api/energia/historico-cierre/excedentes', { params: surplusParams, signal }),
-    meta: { errorArea: AREA, errorMessage: MESSAGES.excedentes },
+    meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
 
@@ -97,7 +97,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       const p = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee, serie }
       saveFile(await api.download('/api/energia/historico-cierre/export', { params: p, fallbackName: `precios-${serie}-${params.desde}-${params.hasta}.xlsx` }))
     } catch (err) {
-      reportError(AREA, err, MESSAGES.export)
+      reportError(undefined, err)
     } finally {
       setExporting(null)
     }

@@ -13,12 +13,11 @@ export const FEE_MAX = 50
 export type Modalidad = 'sin_impuestos' | 'con_impuestos'
 export type Serie = 'omie' | 'index' | 'excedentes'
 
-export const AREA = 'Histórico de precios'
+/** What a chart says in place when its series failed (the toast's area and message are the endpoint catalogue's). */
 export const MESSAGES = {
   omie: 'No se han podido obtener los datos de OMIE.',
   index: 'Ha ocurrido un error al obtener el historico de cierre index.',
   excedentes: 'Ha ocurrido un error al obtener los excedentes.',
-  export: 'Error al exportar los datos.',
 } as const
 
 const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const

@@ -35,7 +35,6 @@ import './file-manager.css'
 
 const AREA = 'Archivos'
 const FOLDERS_ERROR = 'No se han podido obtener los datos de carpetas'
-const DOWNLOAD_ERROR = 'No se ha podido descargar el archivo.'
 const FILES_KEY = ['archivos'] as const
 
 type NameDialogState = { mode: 'create' } | { mode: 'rename'; folder: { Id: number; Nombre: string } } | null
@@ -60,15 +59,16 @@ export default function FileManager() {
   const [downloading, setDownloading] = useState(false)
   const fileInput = useRef<HTMLInputElement>(null)
 
+  // Every failure here is titled and worded by the endpoint catalogue's entry for its call (spec §8).
   const tree = useQuery({
     queryKey: [...FILES_KEY, 'tree'],
     queryFn: () => api.get<FolderNode[]>('/api/folders'),
-    meta: { errorArea: AREA, errorMessage: FOLDERS_ERROR },
+    meta: { reportErrors: true },
   })
   const folder = useQuery({
     queryKey: [...FILES_KEY, 'folder', currentId],
     queryFn: () => api.get<FolderView>('/api/folder', { params: { id: currentId } }),
-    meta: { errorArea: AREA, errorMessage: FOLDERS_ERROR },
+    meta: { reportErrors: true },
   })
   const loading = useDelayedFlag(folder.isPending)
 
@@ -106,7 +106,7 @@ export default function FileManager() {
   // ── mutations ────────────────────────────────────────────────────────────
   const create = useMutation({
     mutationFn: (Nombre: string) => api.post<Folder>('/api/folder/create', { Nombre, CarpetaPadreId: currentId === ROOT_ID ? null : currentId }),
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido crear la carpeta.' },
+    meta: { reportErrors: true },
     onSuccess: async (created) => {
       setNameDialog(null)
       notifySuccess(AREA, `Carpeta «${created.Nombre}» creada.`)
@@ -115,7 +115,7 @@ export default function FileManager() {
   })
   const rename = useMutation({
     mutationFn: ({ id, name }: { id: number; name: string }) => api.put<Folder>('/api/rename-folder', undefined, { params: { carpetaId: id, newName: name } }),
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido renombrar la carpeta.' },
+    meta: { reportErrors: true },
     onSuccess: async (renamed) => {
       setNameDialog(null)
       notifySuccess(AREA, `Carpeta renombrada a «${renamed.Nombre}».`)
@@ -124,7 +124,7 @@ export default function FileManager() {
   })
   const upload = useMutation({
     mutationFn: (list: File[]) => api.post<FileItem[]>('/api/save-files', buildUploadForm(currentId, list)),
-    meta: { errorArea: AREA, errorMessage: 'No se han podido subir los archivos.' },
+    meta: { reportErrors: true },
     onSuccess: async (saved, list) => {
       const n = saved?.length ?? list.length
       const renamed = (saved ?? []).filter((f) => !list.some((l) => l.name === f.Nombre))
@@ -134,7 +134,7 @@ export default function FileManager() {
   })
   const move = useMutation({
     mutationFn: ({ ids, target }: { ids: number[]; target: number }) => api.put<FileItem[]>('/api/move-files', { Archivos: ids, CarpetaToId: target === ROOT_ID ? null : target }),
-    meta: { errorArea: AREA, errorMessage: 'No se han podido mover los archivos.' },
+    meta: { reportErrors: true },
     onSuccess: async (moved, { ids, target }) => {
       setMoveIds(null)
       setSelFiles(new Set())
@@ -151,7 +151,7 @@ export default function FileManager() {
       }
       return api.delete<{ CarpetasEliminadas: number; ArchivosEliminados: number }>('/api/delete-folders-and-files', selectionBodies(fileIds, folderIds).remove)
     },
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido eliminar.' },
+    meta: { reportErrors: true },
     onSuccess: async (result, { fileIds, folderIds }) => {
       setSelFiles(new Set())
       setSelFolders(new Set())
@@ -172,7 +172,7 @@ export default function FileManager() {
     try {
       saveFile(await api.download('/api/download-file', { params: { archivoId: file.Id }, fallbackName: file.Nombre }))
     } catch (err) {
-      reportError(AREA, err, DOWNLOAD_ERROR)
+      reportError(undefined, err)
     }
   }
   const downloadZip = async () => {
@@ -181,7 +181,7 @@ export default function FileManager() {
       const body = selectionBodies(selFiles, selFolders).download
       saveFile(await api.download('/api/download-folders-files', { method: 'POST', body, fallbackName: 'archivos.zip' }))
     } catch (err) {
-      reportError(AREA, err, DOWNLOAD_ERROR)
+      reportError(undefined, err)
     } finally {
       setDownloading(false)
     }

@@ -103,7 +103,8 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
   const query = useQuery({
     queryKey: ['sips', 'list', list],
     queryFn: ({ signal }) => api.post<SipsListRow[]>('/api/sips/info/list', { Cups: list }, { signal }),
-    meta: { errorArea: SIPS_AREA, errorMessage: LIST_ERROR },
+    // Titled and worded by the endpoint catalogue (spec §8), as the export below.
+    meta: { reportErrors: true },
     staleTime: 5 * 60_000,
   })
   const loading = useDelayedFlag(query.isFetching)
@@ -126,7 +127,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
     try {
       saveFile(await api.download('/api/sips/export/list', { method: 'POST', body: { Cups: list }, fallbackName: 'sips-lista.xlsx' }))
     } catch (err) {
-      reportError(SIPS_AREA, err, 'Error al exportar los datos.')
+      reportError(undefined, err)
     } finally {
       setExporting(false)
     }

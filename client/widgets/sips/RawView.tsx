@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query'
 import { SelectButton } from 'primereact/selectbutton'
 import { useState } from 'react'
 import { api } from '../../api/client'
-import { SINGLE_ERROR, SIPS_AREA } from './sips-logic'
 
 /** Units of the national system's raw fields (W and Wh), shown next to the values. */
 export function unitOf(key: string): string {
@@ -32,7 +31,8 @@ export function RawView({ cups }: { cups: string }) {
   const raw = useQuery({
     queryKey: ['sips', 'raw', cups],
     queryFn: ({ signal }) => api.get<Record<string, unknown>>('/api/sips/info/raw', { params: { cups }, signal }),
-    meta: { errorArea: SIPS_AREA, errorMessage: SINGLE_ERROR },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
     staleTime: 5 * 60_000,
   })
   return (

@@ -9,7 +9,7 @@ import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { ConsumptionView } from './ConsumptionView'
 import { InfoSections } from './InfoSections'
 import { RawView } from './RawView'
-import { normalizeCups, SINGLE_ERROR, SIPS_AREA, type SipsConsumo, type SipsInfo } from './sips-logic'
+import { normalizeCups, SINGLE_ERROR, type SipsConsumo, type SipsInfo } from './sips-logic'
 import { useCupsCheck } from './use-cups-check'
 
 
@@ -113,14 +113,15 @@ function SipsResult({ cups }: { cups: string }) {
   const info = useQuery({
     queryKey: ['sips', 'info', cups],
     queryFn: ({ signal }) => api.get<SipsInfo>('/api/sips/info', { params: { cups }, signal }),
-    meta: { errorArea: SIPS_AREA, errorMessage: SINGLE_ERROR },
+    // Titled and worded by the endpoint catalogue (spec §8), as the consumption and the export below.
+    meta: { reportErrors: true },
     staleTime: 5 * 60_000,
   })
   const consumo = useQuery({
     queryKey: ['sips', 'consumo', cups],
     queryFn: ({ signal }) => api.get<SipsConsumo>('/api/sips/info/consumo', { params: { cups }, signal }),
     enabled: info.isSuccess,
-    meta: { errorArea: SIPS_AREA, errorMessage: SINGLE_ERROR },
+    meta: { reportErrors: true },
     staleTime: 5 * 60_000,
   })
   const loading = useDelayedFlag(info.isFetching)
@@ -131,7 +132,7 @@ function SipsResult({ cups }: { cups: string }) {
     try {
       saveFile(await api.download('/api/sips/export', { params: { cups }, fallbackName: `sips-${cups}.xlsx` }))
     } catch (err) {
-      reportError(SIPS_AREA, err, 'Error al exportar los datos.')
+      reportError(undefined, err)
     } finally {
       setExporting(false)
     }

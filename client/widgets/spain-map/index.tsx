@@ -46,7 +46,8 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
   const query = useQuery({
     queryKey: ['contract', 'situacion-contratos', 'provincia'],
     queryFn: ({ signal }) => api.get<ProvinceRow[]>('/api/contract/situacion-contratos', { params: { agrupar: 'provincia' }, signal }),
-    meta: { errorArea: AREA, errorMessage: 'No se han podido obtener los datos.' },
+    // The map's own title; the message is the endpoint catalogue's for the call.
+    meta: { errorArea: AREA },
     staleTime: 60_000,
   })
 

@@ -20,7 +20,8 @@ export function ContractsByStatePanel() {
   const query = useQuery({
     queryKey: ['dashboard', 'situacion-contratos'],
     queryFn: () => api.get<StateCount[]>('/api/contract/situacion-contratos'),
-    meta: { errorArea: 'Contratos', errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>

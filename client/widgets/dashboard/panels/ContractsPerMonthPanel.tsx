@@ -31,7 +31,8 @@ export function ContractsPerMonthPanel() {
   const query = useQuery({
     queryKey: ['dashboard', 'cantidad-por-mes', range.desde, range.hasta],
     queryFn: () => api.get<MonthCount[]>('/api/contract/cantidad-por-mes', { params: range }),
-    meta: { errorArea: 'Contratos', errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>

@@ -16,8 +16,8 @@ export interface OmieAnswer {
   Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
 }
 
-const OMIE_ERROR = 'No se han podido obtener los datos de OMIE.'
-const meta = { errorArea: 'OMIE', errorMessage: OMIE_ERROR }
+// The panel's own title; the message is the endpoint catalogue's for each call.
+const meta = { errorArea: 'OMIE' }
 
 /** "2026-11-21T13:45" → "13:45" (local Madrid time as written); a bare date stays as it is. */
 export function hourLabel(fecha: string): string {

@@ -36,7 +36,8 @@ export function RenewalsPanel() {
   const query = useQuery({
     queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
     queryFn: () => api.get<Paged<Renewal>>('/api/renovaciones', { params: RENEWALS_PARAMS }),
-    meta: { errorArea: 'Renovaciones', errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>

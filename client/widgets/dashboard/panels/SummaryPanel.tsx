@@ -38,7 +38,8 @@ export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
   const query = useQuery({
     queryKey: ['dashboard', 'resumen'],
     queryFn: () => api.get<DashboardSummary>('/api/utility/dashboard/resumen'),
-    meta: { errorArea: 'Resumen', errorMessage: 'No se han podido obtener los datos.' },
+    // Titled and worded by the endpoint catalogue (spec §8).
+    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>
