@@ -147,8 +147,8 @@ function withoutHopByHop(headers) {
 }
 
 /**
- * The reverse proxy: round robin over the replicas, Host passed as is, X-Forwarded-For and
- * -Proto added, and the answering replica named in X-Portal-Replica. A replica that refuses
+ * The reverse proxy: round robin over the replicas, Host passed as is, X-Forwarded-For (the
+ * socket's address, whatever the client sent) and -Proto set, and the answering replica named in X-Portal-Replica. A replica that refuses
  * the connection is skipped for requests without a body (as nginx does).
  */
 export function startProxy({ host = '127.0.0.1', port = 0, replicas }) {
@@ -160,7 +160,9 @@ export function startProxy({ host = '127.0.0.1', port = 0, replicas }) {
     const replica = replicas[next++ % replicas.length]
     const headers = withoutHopByHop(req.headers)
     const client = req.socket.remoteAddress ?? ''
-    headers['x-forwarded-for'] = req.headers['x-forwarded-for'] ? `${req.headers['x-forwarded-for']}, ${client}` : client
+    // Replaced, not appended to: the replicas trust its first entry as the client's address
+    // (sign-in and recovery throttles), so a client must not be able to write it.
+    headers['x-forwarded-for'] = client
     headers['x-forwarded-proto'] = 'http'
     const upstream = http.request({ host: replica.host, port: replica.port, method: req.method, path: req.url, headers, agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, { ...withoutHopByHop(answer.headers), [REPLICA_HEADER]: replica.name })
