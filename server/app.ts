@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie'
 import underPressure from '@fastify/under-pressure'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
-import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
@@ -10,10 +9,6 @@ import { loadBrands } from './brand/brand-registry'
 import type { Config } from './config'
 import { draftRoutes } from './drafts/draft-routes'
 import type { DraftStore } from './drafts/draft-store'
-import { csrfRejection } from './security/csrf'
-import { hostCheck } from './security/host-allowlist'
-import { canonicalUrl, refuseBadTarget } from './security/request-target'
-import { securityHeaders } from './security/security-headers'
 import { RecoveryThrottle } from './security/recovery-throttle'
 import { SignInThrottle } from './security/sign-in-throttle'
 import { HttpError, MESSAGES, sendError } from './lib/errors'
@@ -25,12 +20,19 @@ import { adminMenuRoutes } from './manifest/admin-menu-routes'
 import { manifestRoutes } from './manifest/manifest-routes'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
-import { requestCompletedLogger } from './ops/access-log'
 import { lazyRequestLogger } from './ops/request-logger'
 import { healthRoutes } from './ops/health-routes'
-import { BffMetrics, metricsPlugin } from './ops/metrics'
 import { overloadOptions } from './ops/overload'
 import type { Tracing } from './ops/tracing'
+import { accessLogPlugin } from './plugins/access-log'
+import { brandPlugin } from './plugins/brand'
+import { compressionPlugin } from './plugins/compression'
+import { csrfPlugin } from './plugins/csrf'
+import { hostCheckPlugin } from './plugins/host-check'
+import { BffMetrics, metricsPlugin } from './plugins/metrics'
+import { newRequestId, requestIdPlugin } from './plugins/request-id'
+import { canonicalUrl, requestTargetPlugin } from './plugins/request-target'
+import { securityHeadersPlugin } from './plugins/security-headers'
 import { loadScreens } from './screens/screen-loader'
 import { adminScreenRoutes } from './screens/admin-screen-routes'
 import { screenRoutes } from './screens/screen-routes'
@@ -48,7 +50,6 @@ import { SessionGate } from './session/session-gate'
 import type { SessionStore } from './session/session-store'
 import { openStores } from './stores'
 import { clientAssets, readBuildId } from './web/client-assets'
-import { responseCompression } from './web/compression'
 
 export interface AppDeps {
   /** Replaces the embedded SQLite session store (tests, Redis). */
@@ -90,16 +91,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       stream: logDestination,
     },
-    // A client-sent id is not trusted: every request gets one of ours.
-    genReqId: () => randomUUID(),
+    // A client-sent id is not trusted: every request gets one of ours (plugins/request-id).
+    genReqId: newRequestId,
     requestIdHeader: false,
-    // One log line per request, written on response (see the onResponse hook below).
+    // One log line per request, written on response (plugins/access-log).
     logController: new LogController({ requestIdLogLabel: 'reqId', disableRequestLogging: true }),
     childLoggerFactory: lazyRequestLogger,
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
-    // Before routing: every decision below is taken on the canonical request target.
+    // Before routing: every decision below is taken on the canonical request target. A
+    // constructor option, as a plugin's hooks run after routing; plugins/request-target refuses.
     rewriteUrl: canonicalUrl,
   })
   app.setValidatorCompiler(typeboxValidatorCompiler)
@@ -124,27 +126,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Same limits as sign-in, counted apart (every request counts there).
   const recoveryThrottle = new RecoveryThrottle(attempts, config.signInThrottle)
 
-  app.decorateRequest('brand', null as never)
   app.decorateRequest('sessionMemo', undefined)
 
-  // First, so every answer carries the protections, refusals included.
-  await securityHeaders(app, { production: config.production })
-  // Then, before any other work: a target without a canonical form is refused.
-  app.addHook('onRequest', refuseBadTarget)
-  app.addHook('onRequest', hostCheck({ production: config.production, brands, allowedHosts: config.allowedHosts }))
-  app.addHook('onRequest', (request, reply, done) => {
-    request.brand = brands.resolve(request.host)
-    reply.header('x-request-id', request.id)
-    if (!csrfRejection(request)) return done()
-    request.log.warn({ event: 'csrf_rejected', method: request.method }, 'state-changing request without CSRF header or with a foreign origin')
-    sendError(reply, 403, MESSAGES.csrf)
-  })
-
-  const logRequestCompleted = requestCompletedLogger(config.logLevel, logDestination)
-  app.addHook('onResponse', (request, reply, done) => {
-    logRequestCompleted(request, reply)
-    done()
-  })
+  // The cross-cutting plugins (server/plugins/), unencapsulated so their hooks reach every
+  // route, registered in the order their hooks run: the order is security-relevant, and each
+  // plugin says why it sits where it does (their `dependencies` make Fastify check it).
+  await app.register(securityHeadersPlugin, { production: config.production })
+  await app.register(requestTargetPlugin)
+  await app.register(hostCheckPlugin, { production: config.production, brands, allowedHosts: config.allowedHosts })
+  await app.register(brandPlugin, { brands })
+  await app.register(requestIdPlugin)
+  await app.register(csrfPlugin)
+  await app.register(accessLogPlugin, { level: config.logLevel, destination: logDestination })
 
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err.validation) return sendError(reply, 400, `${MESSAGES.invalidBody.replace(/\.$/, '')}: ${err.message}.`)
@@ -166,7 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   await app.register(underPressure, overloadOptions(config.overload, app.log))
   await app.register(metricsPlugin, { metrics, access: { token: config.metricsToken, production: config.production } })
-  await responseCompression(app)
+  await app.register(compressionPlugin)
   await app.register(fastifyCookie)
   await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })

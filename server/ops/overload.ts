@@ -2,7 +2,7 @@ import type { FastifyUnderPressureOptions } from '@fastify/under-pressure'
 import type { FastifyBaseLogger } from 'fastify'
 import { getHeapStatistics } from 'node:v8'
 import { HttpError } from '../lib/errors'
-import { METRICS_PATH } from './metrics'
+import { METRICS_PATH } from '../plugins/metrics'
 
 export interface OverloadLimits {
   /** Mean event-loop delay over the last second above which requests are refused; 0 = not checked. */

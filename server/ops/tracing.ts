@@ -1,5 +1,5 @@
 import type { FastifyPluginCallback } from 'fastify'
-import { METRICS_PATH } from './metrics'
+import { METRICS_PATH } from '../plugins/metrics'
 
 export const TRACING_SERVICE_NAME = 'portal-bff'
 

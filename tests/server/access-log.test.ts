@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { DestinationStream } from 'pino'
 import { describe, expect, it } from 'vitest'
-import { requestCompletedLogger } from '../../server/ops/access-log'
+import { requestCompletedLogger } from '../../server/plugins/access-log'
 
 const collector = () => {
   const lines: string[] = []

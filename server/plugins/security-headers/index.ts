@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -78,14 +78,18 @@ function dataHeaderValues(documentHeaders: Record<string, string>): Record<strin
 const isDataPath = (url: string) => url.startsWith('/api/') || url.startsWith('/bff/')
 
 /**
- * Security headers on every answer. Called on the root instance (not registered as a child
- * plugin) so the hook covers every route, errors and 404s included.
+ * Security headers on every answer. The first cross-cutting plugin (only the tracing span starts
+ * earlier): its hook runs before the others, so every answer carries the protections, the
+ * refusals of the hooks after it included (bad request target, foreign host, CSRF, overload).
  */
-export async function securityHeaders(app: FastifyInstance, opts: { production: boolean }) {
-  const document = securityHeaderValues(opts.production)
-  const data = dataHeaderValues(document)
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(isDataPath(request.url) ? data : document)
-    done()
-  })
-}
+export const securityHeadersPlugin = fp<{ production: boolean }>(
+  async function securityHeaders(app, opts) {
+    const document = securityHeaderValues(opts.production)
+    const data = dataHeaderValues(document)
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isDataPath(request.url) ? data : document)
+      done()
+    })
+  },
+  { name: 'security-headers', fastify: '5.x' },
+)

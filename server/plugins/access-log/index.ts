@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import os from 'node:os'
 import pino, { type DestinationStream, type LevelWithSilentOrString } from 'pino'
-import { maskUrl } from '../lib/log-redaction'
+import { maskUrl } from '../../lib/log-redaction'
 
 const INFO = pino.levels.values.info!
 
@@ -22,3 +23,19 @@ export function requestCompletedLogger(level: LevelWithSilentOrString, destinati
     )
   }
 }
+
+/**
+ * Writes the request-completed line when each answer has gone (onResponse), whatever hook or
+ * route answered it. Fastify's own request logging is off (`disableRequestLogging` on the
+ * constructor). After the request id: the line names the id the answer echoed.
+ */
+export const accessLogPlugin = fp<{ level: LevelWithSilentOrString; destination: DestinationStream }>(
+  async function accessLog(app, opts) {
+    const logRequestCompleted = requestCompletedLogger(opts.level, opts.destination)
+    app.addHook('onResponse', (request, reply, done) => {
+      logRequestCompleted(request, reply)
+      done()
+    })
+  },
+  { name: 'access-log', fastify: '5.x', dependencies: ['request-id'] },
+)

@@ -1,6 +1,6 @@
-import type { onRequestHookHandler } from 'fastify'
-import type { BrandRegistry } from '../brand/brand-registry'
-import { sendError } from '../lib/errors'
+import fp from 'fastify-plugin'
+import type { BrandRegistry } from '../../brand/brand-registry'
+import { sendError } from '../../lib/errors'
 
 export interface HostPolicy {
   production: boolean
@@ -38,13 +38,20 @@ export function hostAllowlist(policy: HostPolicy): (host: string | undefined) =>
   }
 }
 
-/** An onRequest hook refusing other host names with 421 Misdirected Request, before anything else runs. */
-export function hostCheck(policy: HostPolicy): onRequestHookHandler {
-  const allowed = hostAllowlist(policy)
-  // Callback style (no promise per request); an answered request does not call done.
-  return (request, reply, done) => {
-    if (allowed(request.host) || ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return done()
-    request.log.warn({ event: 'host_refused', host: String(request.host).slice(0, 100) }, 'request for a host this portal does not serve')
-    sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
-  }
-}
+/**
+ * Refuses other host names with 421 Misdirected Request. After the security headers and the
+ * request-target refusal, before the brand, CSRF and everything else: nothing is resolved
+ * or compared for a name this portal does not serve (the CSRF Origin check relies on it).
+ */
+export const hostCheckPlugin = fp<HostPolicy>(
+  async function hostCheck(app, policy) {
+    const allowed = hostAllowlist(policy)
+    // Callback style (no promise per request); an answered request does not call done.
+    app.addHook('onRequest', (request, reply, done) => {
+      if (allowed(request.host) || ANY_HOST_PATHS.has(request.url.split('?', 1)[0]!)) return done()
+      request.log.warn({ event: 'host_refused', host: String(request.host).slice(0, 100) }, 'request for a host this portal does not serve')
+      sendError(reply, 421, 'Este portal no atiende ese nombre de servidor.')
+    })
+  },
+  { name: 'host-check', fastify: '5.x', dependencies: ['security-headers', 'request-target'] },
+)

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration } from 'prom-client'
-import { sendError } from '../lib/errors'
-import type { UpstreamObserver } from '../proxy/upstream-client'
-import type { SessionStore } from '../session/session-store'
+import { sendError } from '../../lib/errors'
+import type { UpstreamObserver } from '../../proxy/upstream-client'
+import type { SessionStore } from '../../session/session-store'
 
 /** The route label of requests no route matched (404s, probes for random paths): one label, not one per URL. */
 export const UNMATCHED_ROUTE = 'unmatched'
@@ -119,26 +120,29 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * Counts every request on the root instance and serves `GET /metrics` in Prometheus text.
- * Registered without encapsulation so its hook sees every route.
+ * Counts every answer (onResponse, so the refusals of earlier hooks too) and serves
+ * `GET /metrics` in Prometheus text. Before the routes, so its hook reaches all of them (a route
+ * takes the hooks registered before it). Its route is answered on any host (host check) and
+ * under pressure (overload), and plain: it is registered before compression.
  */
-export async function metricsPlugin(app: FastifyInstance, opts: { metrics: BffMetrics; access: MetricsAccess }) {
-  const { metrics, access } = opts
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.observeRequest(request, reply)
-    done()
-  })
+export const metricsPlugin = fp<{ metrics: BffMetrics; access: MetricsAccess }>(
+  async function metrics(app, opts) {
+    const { metrics, access } = opts
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.observeRequest(request, reply)
+      done()
+    })
 
-  app.get(METRICS_PATH, async (request, reply) => {
-    const refusal = metricsRefusal(request, access)
-    if (refusal) {
-      request.log.warn({ event: 'metrics_refused', status: refusal.status }, 'metrics scrape refused')
-      if (refusal.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"')
-      return sendError(reply, refusal.status, refusal.message)
-    }
-    reply.header('cache-control', 'no-store').type(metrics.registry.contentType)
-    return metrics.registry.metrics()
-  })
-}
-// Fastify's documented marker for a plugin that shares its parent's context (what fastify-plugin sets).
-Object.assign(metricsPlugin, { [Symbol.for('skip-override')]: true })
+    app.get(METRICS_PATH, async (request, reply) => {
+      const refusal = metricsRefusal(request, access)
+      if (refusal) {
+        request.log.warn({ event: 'metrics_refused', status: refusal.status }, 'metrics scrape refused')
+        if (refusal.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"')
+        return sendError(reply, refusal.status, refusal.message)
+      }
+      reply.header('cache-control', 'no-store').type(metrics.registry.contentType)
+      return metrics.registry.metrics()
+    })
+  },
+  { name: 'metrics', fastify: '5.x' },
+)
