@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { DestinationStream } from 'pino'
-import { typeboxValidatorCompiler } from '../lib/typebox-validator'
+import type { TSchema } from 'typebox'
+import { requestPartCheck } from '../../schemas/request-check'
 import { canonicalRequestUrl } from '../../schemas/request-target'
 import { installAccessHooks } from './auth/access-hooks'
 import { authRoutes } from './auth/auth-routes'
@@ -83,7 +84,8 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
       return url
     },
   })
-  app.setValidatorCompiler(typeboxValidatorCompiler)
+  // The same schema check and Spanish wording as the BFF, from the shared `schemas/`.
+  app.setValidatorCompiler<TSchema>(({ schema, httpPart }) => requestPartCheck(schema, httpPart))
   const routes: ReferenceApi['routes'] = []
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url })

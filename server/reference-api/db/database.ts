@@ -1,19 +1,24 @@
-import type Database from 'better-sqlite3'
+import Database from 'better-sqlite3'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { openDatabase } from '../../lib/sqlite'
 import { registerSqlFunctions } from '../lib/sql-functions'
 import { syncCatalogIndexes } from './catalog-indexes'
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations')
 
 /**
- * Opens the reference API's database and applies pending migrations (`db/migrations/NNN-*.sql`,
+ * Opens the reference API's database (its own file and settings: it shares no code with the
+ * BFF's stores, being a separate service) and applies pending migrations (`db/migrations/NNN-*.sql`,
  * in order). Its SQL functions come first: indexes on `unaccent(…)` need them to write.
  */
 export function openReferenceDb(file: string): Database.Database {
-  const db = openDatabase(file)
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true })
+  // A locked file is waited for (5 s), not an error. WAL with normal sync: list reads never
+  // wait for a write and a commit costs no fsync. Foreign keys on: the migrations' REFERENCES
+  // and ON DELETE CASCADE hold only with them (SQLite leaves them off per connection).
+  const db = new Database(file, { timeout: 5000 })
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON')
   registerSqlFunctions(db)
   db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)')
   const current = Number((db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value?: string } | undefined)?.value ?? 0)

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import fs from 'node:fs'
+import path from 'node:path'
+
+// The quick guard of two rules of the house (ARCHITECTURE.md) until the dependency linter
+// lands: the reference API imports nothing of the BFF's (only `schemas/` and packages), and the
+// BFF reaches the reference API only in server/main.ts, to start it. Imports are read with a
+// regex (TypeScript 7's package exposes no synchronous parser): static, side-effect, re-export,
+// dynamic import() and require().
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const REFERENCE_API = path.join(ROOT, 'server/reference-api')
+const SCHEMAS = path.join(ROOT, 'schemas')
+const MAY_START_IT = path.join(ROOT, 'server/main.ts')
+const IMPORT = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]/g
+
+const inside = (file: string, dir: string) => file === dir || file.startsWith(dir + path.sep)
+const rel = (file: string) => path.relative(ROOT, file)
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(full)
+    return /\.[cm]?[jt]sx?$/.test(entry.name) ? [full] : []
+  })
+}
+
+/** Every import of the BFF's code (server/, scripts/) that leaves its folder, resolved to a path. */
+const edges = ['server', 'scripts'].flatMap((top) =>
+  sourceFiles(path.join(ROOT, top)).flatMap((from) =>
+    [...fs.readFileSync(from, 'utf8').matchAll(IMPORT)]
+      .map((m) => m[1] ?? m[2] ?? m[3] ?? '')
+      // Packages (and node: builtins) are not folders of this repository.
+      .filter((spec) => spec.startsWith('.') || spec.startsWith('/'))
+      .map((spec) => ({ from, to: path.resolve(path.dirname(from), spec), spec })),
+  ),
+)
+const show = ({ from, spec }: { from: string; spec: string }) => `${rel(from)} → '${spec}'`
+
+describe('rules of the house: the reference API is a separate app', () => {
+  it('the reference API imports only its own files, schemas/ and packages', () => {
+    const leaving = edges.filter((e) => inside(e.from, REFERENCE_API) && !inside(e.to, REFERENCE_API) && !inside(e.to, SCHEMAS))
+    expect(leaving.map(show)).toEqual([])
+  })
+
+  it('the BFF imports the reference API only in server/main.ts, to start it', () => {
+    const reaching = edges.filter((e) => !inside(e.from, REFERENCE_API) && inside(e.to, REFERENCE_API))
+    // The walker sees main.ts start it: a regex that matched nothing would pass everything.
+    expect(reaching.some((e) => e.from === MAY_START_IT)).toBe(true)
+    expect(reaching.filter((e) => e.from !== MAY_START_IT).map(show)).toEqual([])
+  })
+})
