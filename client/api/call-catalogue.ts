@@ -1,5 +1,6 @@
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
 import type { CallIndex } from '../../schemas/catalogue/match'
+import { localized } from '../i18n/i18n'
 import type { ApiError } from './client'
 
 /**
@@ -9,8 +10,11 @@ import type { ApiError } from './client'
  * entry bundles never carry it.
  */
 
-/** A call's failure toast: its title (area) and its default message. */
-export type ErrorSpec = Endpoint['error']
+/** A call's failure toast, in the current language: its title (area) and its default message. */
+export interface ErrorSpec {
+  area: string
+  message?: string
+}
 
 let index: CallIndex | null = null
 let loading: Promise<CallIndex | null> | null = null
@@ -35,7 +39,11 @@ export function loadCallIndex(): Promise<CallIndex | null> {
 /** Only upstream calls are catalogued; the BFF's own `/bff/*` paths never are. */
 const CATALOGUED = /^\/?api\//
 
-const specIn = (catalogue: CallIndex, method: string, path: string): ErrorSpec | null => catalogue.find(method, path)?.call.error ?? null
+const specIn = (catalogue: CallIndex, method: string, path: string): ErrorSpec | null => {
+  const error = catalogue.find(method, path)?.call.error
+  if (!error) return null
+  return error.message === undefined ? { area: localized(error.area) } : { area: localized(error.area), message: localized(error.message) }
+}
 
 /** The area and message the catalogue gives a failure of this call, or null (a `/bff/*` path, an unknown call). */
 export async function errorSpecOf(err: ApiError): Promise<ErrorSpec | null> {

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { LocalizedText } from '../i18n'
 
 /**
  * The endpoint catalogue: every business call the BFF forwards, declared once, as data. The
@@ -102,6 +103,9 @@ export type ListSpec = Type.Static<typeof ListSpec>
 
 export const Permission = Type.String({ pattern: '^[A-Z][A-Z0-9_]*$' })
 
+/** A text shown to users: Spanish, or `{ es, en }`. */
+const CallText = Type.Union([Type.String({ minLength: 1 }), LocalizedText])
+
 export const Endpoint = Type.Object(
   {
     /** Stable name of the call, `area.what` (e.g. `contract.detail`). */
@@ -134,8 +138,8 @@ export const Endpoint = Type.Object(
      * (`Items[].Titular.Nif`: `nif`).
      */
     personal: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PersonalKind)),
-    /** The toast of a failure: titled by area, the server's text or else this message (spec §8). */
-    error: Type.Object({ area: Type.String({ minLength: 1 }), message: Type.Optional(Type.String({ minLength: 1 })) }, { additionalProperties: false }),
+    /** The toast of a failure: titled by area, the server's text or else this message (spec §8); Spanish, or Spanish and English. */
+    error: Type.Object({ area: CallText, message: Type.Optional(CallText) }, { additionalProperties: false }),
   },
   { additionalProperties: false },
 )

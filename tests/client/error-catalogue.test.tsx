@@ -12,6 +12,7 @@ import type { ActionSpec, ScreenNode } from '../../schemas/screen'
 import { errorSpecOf } from '../../client/api/call-catalogue'
 import { ApiError } from '../../client/api/client'
 import { reportError } from '../../client/api/errors'
+import { setLanguage } from '../../client/i18n/i18n'
 import { createQueryClient } from '../../client/api/query-client'
 import { registerToastSink, type ToastMessage } from '../../client/api/toast'
 import { ActionButton } from '../../client/renderer/actions/ActionButton'
@@ -61,6 +62,15 @@ describe('errorSpecOf', () => {
     expect(await errorSpecOf(new ApiError(500, null, '/api/agentes/export', 'GET'))).toEqual({ area: 'Agentes', message: 'Error al exportar los datos.' })
     // the method is part of the call
     expect(await errorSpecOf(new ApiError(500, null, '/api/contract/id', 'DELETE'))).toBeNull()
+  })
+
+  it('speaks the interface’s language', async () => {
+    setLanguage('en')
+    try {
+      expect(await errorSpecOf(new ApiError(500, null, '/api/contract/id', 'GET'))).toEqual({ area: 'Contract', message: "The contract's data could not be loaded." })
+    } finally {
+      setLanguage('es')
+    }
   })
 
   it("knows nothing of the BFF's own paths", async () => {

@@ -31,7 +31,11 @@ describe('endpoint catalogue', () => {
 
   it('gives every call an error area, and a read or mutation effect that fits its method', () => {
     for (const call of catalogue.calls) {
-      expect(call.error.area.length, callName(call)).toBeGreaterThan(0)
+      const area = call.error.area
+      expect(typeof area === 'string' ? area : area.es, callName(call)).not.toBe('')
+      // Shipped areas and messages speak both languages.
+      expect(typeof area === 'object' && area.en, `${callName(call)}: English area`).toBeTruthy()
+      if (call.error.message !== undefined) expect(typeof call.error.message === 'object' && call.error.message.en, `${callName(call)}: English message`).toBeTruthy()
       if (call.method === 'GET') expect(call.effect, `${callName(call)} is a GET`).toBe('read')
       if (call.method === 'PUT' || call.method === 'DELETE' || call.method === 'PATCH') expect(call.effect, callName(call)).toBe('mutation')
     }
