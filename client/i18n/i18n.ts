@@ -3,109 +3,14 @@ import { addLocale, locale as primeLocale } from 'primereact/api'
 import type { Language, LocalizedText } from '../../schemas/i18n'
 import { en } from './en'
 import { es, type MessageKey } from './es'
+import { primeLocales } from './prime-locale'
 
 const STORAGE_KEY = 'portal.lang'
 const dictionaries: Record<Language, Record<MessageKey, string>> = { es, en }
 
-// PrimeReact locales of spec §9: Spanish dd/mm/yy with Monday first; English mm/dd/yy with Sunday first.
-addLocale('es', {
-  firstDayOfWeek: 1,
-  dateFormat: 'dd/mm/yy',
-  dayNames: ['domingo', 'lunes', 'martes', 'miércoles', 'jueves', 'viernes', 'sábado'],
-  dayNamesShort: ['dom', 'lun', 'mar', 'mié', 'jue', 'vie', 'sáb'],
-  dayNamesMin: ['D', 'L', 'M', 'X', 'J', 'V', 'S'],
-  monthNames: ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'],
-  monthNamesShort: ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sep', 'oct', 'nov', 'dic'],
-  today: 'Hoy',
-  clear: 'Limpiar',
-  weekHeader: 'Sm',
-  accept: 'Sí',
-  reject: 'No',
-  choose: 'Elegir',
-  upload: 'Subir',
-  cancel: 'Cancelar',
-  emptyMessage: 'Sin resultados',
-  emptyFilterMessage: 'Sin resultados',
-  apply: 'Aplicar',
-  matchAll: 'Todas',
-  matchAny: 'Alguna',
-  addRule: 'Añadir regla',
-  removeRule: 'Quitar regla',
-  startsWith: 'Empieza por',
-  contains: 'Contiene',
-  notContains: 'No contiene',
-  endsWith: 'Termina en',
-  equals: 'Igual a',
-  notEquals: 'Distinto de',
-  noFilter: 'Sin filtro',
-  lt: 'Menor que',
-  lte: 'Menor o igual que',
-  gt: 'Mayor que',
-  gte: 'Mayor o igual que',
-  dateIs: 'Fecha igual a',
-  dateIsNot: 'Fecha distinta de',
-  dateBefore: 'Fecha anterior a',
-  dateAfter: 'Fecha posterior a',
-  passwordPrompt: 'Escribe una contraseña',
-  weak: 'Débil',
-  medium: 'Media',
-  strong: 'Fuerte',
-  aria: {
-    trueLabel: 'Sí',
-    falseLabel: 'No',
-    nullLabel: 'Sin seleccionar',
-    star: '1 estrella',
-    stars: '{star} estrellas',
-    selectAll: 'Seleccionar todos',
-    unselectAll: 'Quitar todos',
-    close: 'Cerrar',
-    previous: 'Anterior',
-    next: 'Siguiente',
-    navigation: 'Navegación',
-    scrollTop: 'Volver arriba',
-    moveTop: 'Mover al principio',
-    moveUp: 'Subir',
-    moveDown: 'Bajar',
-    moveBottom: 'Mover al final',
-    moveToTarget: 'Mover al destino',
-    moveToSource: 'Mover al origen',
-    moveAllToTarget: 'Mover todos al destino',
-    moveAllToSource: 'Mover todos al origen',
-    pageLabel: 'Página {page}',
-    otpLabel: 'Carácter {0}',
-    firstPageLabel: 'Primera página',
-    lastPageLabel: 'Última página',
-    nextPageLabel: 'Página siguiente',
-    prevPageLabel: 'Página anterior',
-    rowsPerPageLabel: 'Filas por página',
-    jumpToPageDropdownLabel: 'Filas por página',
-    jumpToPageInputLabel: 'Ir a la página',
-    selectRow: 'Seleccionar fila',
-    unselectRow: 'Quitar fila',
-    expandRow: 'Desplegar fila',
-    collapseRow: 'Plegar fila',
-    showFilterMenu: 'Mostrar filtro',
-    hideFilterMenu: 'Ocultar filtro',
-    filterOperator: 'Operador del filtro',
-    filterConstraint: 'Condición del filtro',
-    editRow: 'Editar fila',
-    saveEdit: 'Guardar',
-    cancelEdit: 'Cancelar',
-    listView: 'Vista de lista',
-    gridView: 'Vista de cuadrícula',
-    slide: 'Diapositiva',
-    slideNumber: '{slideNumber}',
-    zoomImage: 'Ampliar imagen',
-    zoomIn: 'Acercar',
-    zoomOut: 'Alejar',
-    rotateRight: 'Girar a la derecha',
-    rotateLeft: 'Girar a la izquierda',
-    listLabel: 'Lista de opciones',
-    // not in the typings but read by the Password component
-    ...({ passwordShow: 'Mostrar contraseña', passwordHide: 'Ocultar contraseña' } as object),
-  },
-})
-addLocale('en', { firstDayOfWeek: 0, dateFormat: 'mm/dd/yy' })
+// PrimeReact's texts in both languages, aria labels included (see prime-locale.ts).
+addLocale('es', primeLocales.es)
+addLocale('en', primeLocales.en)
 
 function initial(): Language {
   try {
@@ -166,4 +71,33 @@ export function useI18n() {
     t: (key: MessageKey, vars?: Record<string, string | number>) => translate(key, vars, lang),
     l: (text: LocalizedText | string | undefined) => localized(text, lang),
   }
+}
+
+/**
+ * A feature's own texts (a widget, the renderer's chrome), kept beside it rather than in one
+ * shared file: Spanish is the reference and fixes the keys, English must give every one (the
+ * type checker says which is missing). `useMessages(messages)` gives a translator bound to
+ * the current language that re-renders on a switch; `messageIn` reads one outside React.
+ *
+ *   const messages = defineMessages({ es: { 'export': 'Exportar {n} filas' }, en: { export: 'Export {n} rows' } })
+ *   const t = useMessages(messages); t('export', { n: 3 })
+ */
+export interface Messages<K extends string> {
+  es: Record<K, string>
+  en: Record<K, string>
+}
+
+export function defineMessages<K extends string>(messages: { es: Record<K, string>; en: NoInfer<Record<K, string>> }): Messages<K> {
+  return messages
+}
+
+export function messageIn<K extends string>(messages: Messages<K>, key: K, vars?: Record<string, string | number>, lang: Language = current): string {
+  let text = messages[lang][key] ?? messages.es[key]
+  if (vars) for (const [k, v] of Object.entries(vars)) text = text.replaceAll(`{${k}}`, String(v))
+  return text
+}
+
+export function useMessages<K extends string>(messages: Messages<K>): (key: K, vars?: Record<string, string | number>) => string {
+  const lang = useSyncExternalStore(subscribe, getLanguage, getLanguage)
+  return (key, vars) => messageIn(messages, key, vars, lang)
 }

@@ -1,5 +1,8 @@
 import { Button } from 'primereact/button'
 import { useMemo, useState } from 'react'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 import { prettyBody, statusKind, statusText, tokenizeJson } from './request'
 
 export interface CallResult {
@@ -13,6 +16,8 @@ export interface CallResult {
 
 /** Status, time, headers of interest and the body (pretty JSON, coloured; the colours only add to the text). */
 export function ResponseView({ result }: { result: CallResult }) {
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const [copied, setCopied] = useState(false)
   const body = useMemo(() => prettyBody(result.body), [result.body])
   const tokens = useMemo(() => (body.json ? tokenizeJson(body.text) : null), [body])
@@ -35,7 +40,7 @@ export function ResponseView({ result }: { result: CallResult }) {
       </p>
       <dl className="apitest__summary">
         <div>
-          <dt>Estado HTTP</dt>
+          <dt>{t('response.status')}</dt>
           <dd>
             <span className={`apitest__status apitest__status--${kind}`} data-testid="apitest-status">
               {result.status || '—'}
@@ -44,17 +49,17 @@ export function ResponseView({ result }: { result: CallResult }) {
           </dd>
         </div>
         <div>
-          <dt>Tiempo</dt>
+          <dt>{t('response.time')}</dt>
           <dd data-testid="apitest-time">{Math.round(result.ms)} ms</dd>
         </div>
         <div>
-          <dt>Tamaño</dt>
-          <dd>{new Blob([result.body]).size.toLocaleString('es-ES')} bytes</dd>
+          <dt>{t('response.size')}</dt>
+          <dd>{t('response.bytes', { n: new Blob([result.body]).size.toLocaleString(intlLocale(lang)) })}</dd>
         </div>
       </dl>
       {result.headers.length > 0 ? (
         <details className="apitest__headers" open>
-          <summary>Cabeceras de la respuesta</summary>
+          <summary>{t('response.headers')}</summary>
           <dl>
             {result.headers.map(([name, value]) => (
               <div key={name}>
@@ -69,13 +74,13 @@ export function ResponseView({ result }: { result: CallResult }) {
           </dl>
         </details>
       ) : (
-        kind !== 'ok' && <p className="field-help">Las respuestas de error muestran su texto; las cabeceras no están disponibles.</p>
+        kind !== 'ok' && <p className="field-help">{t('response.noHeaders')}</p>
       )}
       <div className="apitest__body-header">
         <h3 className="apitest__body-title" id="apitest-body-title">
-          Cuerpo {body.json ? '(JSON)' : body.text ? '(texto)' : ''}
+          {body.json ? t('response.body.json') : body.text ? t('response.body.text') : t('response.body')}
         </h3>
-        {body.text && <Button type="button" size="small" text icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? 'Copiado' : 'Copiar'} onClick={() => void copy()} />}
+        {body.text && <Button type="button" size="small" text icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? t('response.copied') : t('response.copy')} onClick={() => void copy()} />}
       </div>
       {body.text ? (
         <pre className={`apitest__body apitest__body--${kind}`} tabIndex={0} aria-labelledby="apitest-body-title" data-testid="apitest-body">
@@ -95,7 +100,7 @@ export function ResponseView({ result }: { result: CallResult }) {
         </pre>
       ) : (
         <p className="field-help" data-testid="apitest-body">
-          Sin cuerpo.
+          {t('response.noBody')}
         </p>
       )}
     </div>

@@ -6,6 +6,9 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
 import { ApiError, send } from '../../api/client'
 import { notifySuccess } from '../../api/toast'
+import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 import { ResponseView, type CallResult } from './ResponseView'
 import {
   buildRequest,
@@ -63,8 +66,13 @@ function urlOf(path: string, params: Record<string, string | number>): string {
  * forgotten when the page is left.
  */
 export default function ApiTestConsole() {
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const [key, setKey] = useState('')
-  const [keyError, setKeyError] = useState<string | null>(null)
+  // Whether the key was refused (and which parameters were): the messages are worked out on
+  // render, so they follow a language switch.
+  const [keyRefused, setKeyRefused] = useState(false)
+  const keyError = keyRefused ? keyProblem(key) : null
   // Masked by CSS, not a password field: browsers must not offer to remember the key.
   const [showKey, setShowKey] = useState(false)
   const [connecting, setConnecting] = useState(false)
@@ -73,7 +81,7 @@ export default function ApiTestConsole() {
   const [connectFailure, setConnectFailure] = useState<CallResult | null>(null)
   const [entryId, setEntryId] = useState<string | number | null>(null)
   const [values, setValues] = useState<Record<string, string>>({})
-  const [paramErrors, setParamErrors] = useState<Record<string, string>>({})
+  const [refusedParams, setRefusedParams] = useState<ReadonlySet<string>>(new Set())
   const [sending, setSending] = useState(false)
   const [result, setResult] = useState<CallResult | null>(null)
   const [history, setHistory] = useState<HistoryItem[]>([])
@@ -90,7 +98,7 @@ export default function ApiTestConsole() {
   const connect = async (e: FormEvent) => {
     e.preventDefault()
     const problem = keyProblem(key)
-    setKeyError(problem)
+    setKeyRefused(!!problem)
     if (problem) {
       document.getElementById('apitest-key')?.focus()
       return
@@ -122,7 +130,7 @@ export default function ApiTestConsole() {
       }
       const first = Array.isArray(list) ? list[0] : undefined
       if (first && !list.some((x) => x.Id === entryId)) chooseEntry(first.Id, list)
-      notifySuccess('API Test', `Catálogo cargado: ${Array.isArray(list) ? list.length : 0} llamadas.`)
+      notifySuccess('API Test', messageIn(messages, 'toast.catalog', { n: Array.isArray(list) ? list.length : 0 }))
     } finally {
       setConnecting(false)
     }
@@ -130,7 +138,7 @@ export default function ApiTestConsole() {
 
   const chooseEntry = (id: string | number | null, list = catalog) => {
     setEntryId(id)
-    setParamErrors({})
+    setRefusedParams(new Set())
     const chosen = list?.find((x) => x.Id === id)
     setValues(chosen ? exampleValues(chosen) : {})
   }
@@ -142,7 +150,7 @@ export default function ApiTestConsole() {
     setEntryId(null)
     setValues({})
     setConnectFailure(null)
-    setKeyError(null)
+    setKeyRefused(false)
   }
 
   const submit = async (e: FormEvent) => {
@@ -150,12 +158,12 @@ export default function ApiTestConsole() {
     if (!entry) return
     const built = buildRequest(entry, values)
     if (!built.ok) {
-      setParamErrors(built.errors)
+      setRefusedParams(new Set(Object.keys(built.errors)))
       const first = entry.Parametros.find((p) => built.errors[p.Nombre])
       if (first) document.getElementById(paramId(first))?.focus()
       return
     }
-    setParamErrors({})
+    setRefusedParams(new Set())
     setSending(true)
     try {
       const answer = await call(built.method, built.path, built.params, key.trim())
@@ -168,6 +176,8 @@ export default function ApiTestConsole() {
   }
 
   const preview = entry ? buildRequest(entry, values) : null
+  const paramErrors: Record<string, string | undefined> =
+    preview && !preview.ok ? Object.fromEntries(Object.entries(preview.errors).filter(([name]) => refusedParams.has(name))) : {}
   const options = (catalog ?? []).map((c) => ({
     value: c.Id,
     label: `${(c.Metodo || 'GET').toUpperCase()} ${normalizeRoute(c.Ruta)}`,
@@ -180,11 +190,11 @@ export default function ApiTestConsole() {
     <div className="apitest">
       <form className="card screen-form apitest__key" onSubmit={connect} noValidate aria-labelledby="apitest-key-title">
         <h2 id="apitest-key-title" className="screen-form__title">
-          1. Clave de API
+          {t('step.key')}
         </h2>
         <div className="screen-form__field">
           <label htmlFor="apitest-key" className="screen-form__label">
-            Clave de API completa
+            {t('key.label')}
             <span className="required-mark" aria-hidden="true">
               {' '}
               *
@@ -197,7 +207,7 @@ export default function ApiTestConsole() {
                 value={key}
                 onChange={(ev) => {
                   setKey(ev.target.value)
-                  if (keyError) setKeyError(null)
+                  if (keyRefused) setKeyRefused(false)
                 }}
                 type="text"
                 autoComplete="off"
@@ -214,13 +224,13 @@ export default function ApiTestConsole() {
                 type="button"
                 icon={showKey ? 'pi pi-eye-slash' : 'pi pi-eye'}
                 text
-                aria-label={showKey ? 'Ocultar la clave' : 'Mostrar la clave'}
+                aria-label={showKey ? t('key.hide') : t('key.show')}
                 aria-pressed={showKey}
                 onClick={() => setShowKey(!showKey)}
               />
             </span>
-            <Button type="submit" label={catalog ? 'Recargar catálogo' : 'Conectar'} icon="pi pi-link" loading={connecting} />
-            {catalog && <Button type="button" label="Olvidar la clave" icon="pi pi-times" text onClick={forget} />}
+            <Button type="submit" label={catalog ? t('key.reload') : t('key.connect')} icon="pi pi-link" loading={connecting} />
+            {catalog && <Button type="button" label={t('key.forget')} icon="pi pi-times" text onClick={forget} />}
           </div>
           {keyError && (
             <small id="apitest-key-error" className="p-error field-error" role="alert">
@@ -228,23 +238,24 @@ export default function ApiTestConsole() {
             </small>
           )}
           <small id="apitest-key-help" className="field-help">
-            Las claves se muestran una sola vez, al generarlas en <Link to="/apikeys">Claves de API</Link>: si no tienes la tuya, genera una nueva para el usuario de
-            API que quieras probar. Aquí la clave solo se guarda en la memoria de esta página: no se almacena en ningún sitio y se olvida al salir.
+            {t('key.help.before')}
+            <Link to="/apikeys">{t('key.help.link')}</Link>
+            {t('key.help.after')}
           </small>
         </div>
         {connectFailure && (
           <Message
             className="apitest__connect-error"
             severity="error"
-            text={`No se ha podido cargar el catálogo: ${connectFailure.status ? `${connectFailure.status} ${statusText(connectFailure.status)}` : 'sin respuesta'}${connectFailure.body ? ` — ${connectFailure.body}` : ''}`}
+            text={`${t('connect.failed', { reason: connectFailure.status ? `${connectFailure.status} ${statusText(connectFailure.status)}` : t('call.noResponse') })}${connectFailure.body ? ` — ${connectFailure.body}` : ''}`}
           />
         )}
         {identity && (
           <p className="apitest__identity" role="status">
-            <i className="pi pi-check-circle" aria-hidden="true" /> Clave {maskKey(key)} de <strong>{identity.ApiUsuario?.Nombre ?? 'usuario de API'}</strong>
-            {identity.Marca?.Nombre ? ` en ${identity.Marca.Nombre}` : ''}
-            {identity.Agente ? ` · agente ${identity.Agente.Codigo ?? ''} ${identity.Agente.Nombre ?? ''}` : ''} · permisos:{' '}
-            {(identity.Permisos ?? []).map((p) => p.NombreNormalizado).join(', ') || 'ninguno'}
+            <i className="pi pi-check-circle" aria-hidden="true" /> {t('identity.key', { key: maskKey(key) })} <strong>{identity.ApiUsuario?.Nombre ?? t('identity.apiUser')}</strong>
+            {identity.Marca?.Nombre ? ` ${t('identity.brand', { brand: identity.Marca.Nombre })}` : ''}
+            {identity.Agente ? ` · ${t('identity.agent', { code: identity.Agente.Codigo ?? '', name: identity.Agente.Nombre ?? '' })}` : ''} · {t('identity.permissions')}{' '}
+            {(identity.Permisos ?? []).map((p) => p.NombreNormalizado).join(', ') || t('identity.none')}
           </p>
         )}
       </form>
@@ -252,11 +263,11 @@ export default function ApiTestConsole() {
       {catalog && (
         <form className="card screen-form apitest__call" onSubmit={submit} noValidate aria-labelledby="apitest-call-title">
           <h2 id="apitest-call-title" className="screen-form__title">
-            2. Llamada
+            {t('step.call')}
           </h2>
           <div className="screen-form__field">
             <label htmlFor="apitest-entry" className="screen-form__label">
-              Llamada del catálogo
+              {t('call.label')}
             </label>
             <Dropdown
               inputId="apitest-entry"
@@ -266,20 +277,20 @@ export default function ApiTestConsole() {
               optionValue="value"
               onChange={(ev) => chooseEntry(ev.value as string | number)}
               aria-describedby="apitest-entry-help"
-              placeholder="Elige una llamada"
-              emptyMessage="El catálogo está vacío"
+              placeholder={t('call.placeholder')}
+              emptyMessage={t('call.emptyCatalog')}
               itemTemplate={(o: (typeof options)[number]) => (
                 <span className="apitest__option">
                   <code>{o.label}</code>
                   <small>
                     {o.description}
-                    {o.permiso ? ` · ${o.permiso}${o.allowed ? '' : ' (la clave no lo tiene)'}` : ''}
+                    {o.permiso ? ` · ${o.permiso}${o.allowed ? '' : ` ${t('call.keyLacks')}`}` : ''}
                   </small>
                 </span>
               )}
             />
             <small id="apitest-entry-help" className="field-help">
-              {entry ? entry.Descripcion : 'Elige qué llamada probar.'}
+              {entry ? entry.Descripcion : t('call.help')}
             </small>
           </div>
           {entry && (
@@ -287,37 +298,37 @@ export default function ApiTestConsole() {
               <p className="apitest__permission">
                 {entry.Permiso ? (
                   <>
-                    Necesita el permiso <code>{entry.Permiso}</code>
-                    {identity && (permissions.has(entry.Permiso) ? ' — la clave lo tiene.' : ' — la clave no lo tiene: la respuesta será 403.')}
+                    {t('perm.needs')} <code>{entry.Permiso}</code>
+                    {identity && ` ${permissions.has(entry.Permiso) ? t('perm.keyHas') : t('perm.keyLacks')}`}
                   </>
                 ) : (
-                  'No necesita ningún permiso: basta con una clave válida.'
+                  t('perm.none')
                 )}
               </p>
               {entry.Parametros.length > 0 ? (
                 <fieldset className="apitest__params">
-                  <legend>Parámetros</legend>
+                  <legend>{t('params.legend')}</legend>
                   <div className="apitest__params-grid">
                     {entry.Parametros.map((p) => (
                       <ParamInput key={p.Nombre} param={p} value={values[p.Nombre] ?? ''} error={paramErrors[p.Nombre]} onChange={(v) => {
                         setValues((prev) => ({ ...prev, [p.Nombre]: v }))
-                        if (paramErrors[p.Nombre]) setParamErrors((prev) => ({ ...prev, [p.Nombre]: '' }))
+                        if (refusedParams.has(p.Nombre)) setRefusedParams((prev) => new Set([...prev].filter((n) => n !== p.Nombre)))
                       }} />
                     ))}
                   </div>
                 </fieldset>
               ) : (
-                <p className="field-help">Esta llamada no tiene parámetros.</p>
+                <p className="field-help">{t('params.none')}</p>
               )}
               <p className="apitest__preview">
-                <span className="apitest__preview-label">Petición:</span>{' '}
+                <span className="apitest__preview-label">{t('preview.request')}</span>{' '}
                 <code data-testid="apitest-url">{preview?.ok ? `${preview.method} ${preview.url}` : `${(entry.Metodo || 'GET').toUpperCase()} ${normalizeRoute(entry.Ruta)}`}</code>
-                <span className="apitest__preview-label"> con la cabecera</span> <code>X-Api-Key: {maskKey(key)}</code>
+                <span className="apitest__preview-label">{` ${t('preview.withHeader')}`}</span> <code>X-Api-Key: {maskKey(key)}</code>
               </p>
               <div className="action-bar">
-                <Button type="submit" label="Enviar" icon="pi pi-send" loading={sending} />
+                <Button type="submit" label={t('call.send')} icon="pi pi-send" loading={sending} />
                 {entry.Parametros.some((p) => p.Ejemplo !== undefined && p.Ejemplo !== null) && (
-                  <Button type="button" label="Usar los ejemplos" icon="pi pi-replay" text onClick={() => setValues(exampleValues(entry))} />
+                  <Button type="button" label={t('call.useExamples')} icon="pi pi-replay" text onClick={() => setValues(exampleValues(entry))} />
                 )}
               </div>
             </>
@@ -328,7 +339,7 @@ export default function ApiTestConsole() {
       {result && (
         <section className="card apitest__response" aria-labelledby="apitest-response-title">
           <h2 id="apitest-response-title" ref={responseHeading} tabIndex={-1} className="screen-form__title">
-            3. Respuesta
+            {t('step.response')}
           </h2>
           <p className="p-sr-only" role="status">
             {describeCall(result.method, result.url, result.status, result.ms)}
@@ -340,24 +351,24 @@ export default function ApiTestConsole() {
       {history.length > 0 && (
         <section className="card apitest__history" aria-labelledby="apitest-history-title">
           <h2 id="apitest-history-title" className="screen-form__title">
-            Historial de esta sesión
+            {t('history.title')}
           </h2>
           <div className="apitest__history-scroll">
             <table className="simple-table apitest__history-table">
-              <caption className="p-sr-only">Últimas {HISTORY_SIZE} llamadas hechas en esta página; la clave no se guarda en el historial.</caption>
+              <caption className="p-sr-only">{t('history.caption', { n: HISTORY_SIZE })}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Hora</th>
-                  <th scope="col">Petición</th>
-                  <th scope="col">Estado</th>
-                  <th scope="col">Tiempo</th>
-                  <th scope="col">Acciones</th>
+                  <th scope="col">{t('history.col.time')}</th>
+                  <th scope="col">{t('history.col.request')}</th>
+                  <th scope="col">{t('history.col.status')}</th>
+                  <th scope="col">{t('history.col.duration')}</th>
+                  <th scope="col">{t('history.col.actions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {history.map((h) => (
                   <tr key={h.id}>
-                    <td>{h.at.toLocaleTimeString('es-ES')}</td>
+                    <td>{h.at.toLocaleTimeString(intlLocale(lang))}</td>
                     <td>
                       <code className="apitest__history-url">
                         {h.method} {h.url}
@@ -369,18 +380,18 @@ export default function ApiTestConsole() {
                     <td>{Math.round(h.ms)} ms</td>
                     <td>
                       <span className="row-actions">
-                        <Button type="button" size="small" text label="Ver" aria-label={`Ver la respuesta de ${h.method} ${h.url}`} onClick={() => setResult(h)} />
+                        <Button type="button" size="small" text label={t('history.view')} aria-label={t('history.viewLabel', { call: `${h.method} ${h.url}` })} onClick={() => setResult(h)} />
                         {catalog?.some((c) => c.Id === h.entryId) && (
                           <Button
                             type="button"
                             size="small"
                             text
-                            label="Repetir"
-                            aria-label={`Cargar de nuevo ${h.method} ${h.url} en el formulario`}
+                            label={t('history.repeat')}
+                            aria-label={t('history.repeatLabel', { call: `${h.method} ${h.url}` })}
                             onClick={() => {
                               setEntryId(h.entryId)
                               setValues(h.values)
-                              setParamErrors({})
+                              setRefusedParams(new Set())
                               document.getElementById('apitest-call-title')?.scrollIntoView({ block: 'start' })
                             }}
                           />
@@ -401,9 +412,10 @@ export default function ApiTestConsole() {
 const paramId = (p: CatalogParam) => `apitest-param-${p.Nombre}`
 
 function ParamInput({ param, value, error, onChange }: { param: CatalogParam; value: string; error?: string; onChange: (v: string) => void }) {
+  const t = useMessages(messages)
   const id = paramId(param)
-  const where = param.En === 'path' ? 'ruta' : 'consulta'
-  const type = param.Tipo === 'integer' ? 'entero' : param.Tipo === 'date' ? 'fecha' : 'texto'
+  const where = param.En === 'path' ? t('param.in.path') : t('param.in.query')
+  const type = param.Tipo === 'integer' ? t('param.type.integer') : param.Tipo === 'date' ? t('param.type.date') : t('param.type.string')
   return (
     <div className="screen-form__field">
       <label htmlFor={id} className="screen-form__label">
@@ -417,7 +429,7 @@ function ParamInput({ param, value, error, onChange }: { param: CatalogParam; va
         <span className="apitest__param-meta">
           {' '}
           ({where}, {type}
-          {param.Requerido ? ', obligatorio' : ''})
+          {param.Requerido ? `, ${t('param.isRequired')}` : ''})
         </span>
       </label>
       <InputText
@@ -440,7 +452,7 @@ function ParamInput({ param, value, error, onChange }: { param: CatalogParam; va
       )}
       <small id={`${id}-help`} className="field-help">
         {param.Descripcion}
-        {param.Ejemplo !== undefined && param.Ejemplo !== null && param.Ejemplo !== '' ? ` Ejemplo: ${param.Ejemplo}.` : ''}
+        {param.Ejemplo !== undefined && param.Ejemplo !== null && param.Ejemplo !== '' ? ` ${t('param.example', { value: String(param.Ejemplo) })}` : ''}
       </small>
     </div>
   )

@@ -1,10 +1,15 @@
 import { buildQuery } from '../../api/client'
+import { messageIn } from '../../i18n/i18n'
+import { messages, type MessageKey as Key } from './messages'
 
 /**
  * The API Test console's rules, apart from the screen: the catalogue's shapes
  * (`GET /api/public/v1`), building a request from a call's parameters (path substitution,
  * typed query values), the response headers worth showing and the body as coloured tokens.
+ * Messages are in the current language (./messages.ts).
  */
+
+const msg = (key: Key, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
 
 export type ParamType = 'string' | 'integer' | 'date'
 
@@ -31,9 +36,9 @@ export const FULL_KEY = /^pk_[0-9a-f]{16}\.[A-Za-z0-9_-]{43}$/
 
 export function keyProblem(raw: string): string | null {
   const key = raw.trim()
-  if (!key) return 'Pega una clave de API completa.'
-  if (/^pk_[0-9a-f]{16}$/.test(key)) return 'Esta es solo la parte pública (el identificador). Hace falta la clave completa, con el punto y el secreto.'
-  if (!FULL_KEY.test(key)) return 'No parece una clave completa: tiene la forma pk_<16 caracteres>.<secreto de 43 caracteres>.'
+  if (!key) return msg('key.empty')
+  if (/^pk_[0-9a-f]{16}$/.test(key)) return msg('key.publicOnly')
+  if (!FULL_KEY.test(key)) return msg('key.malformed')
   return null
 }
 
@@ -46,12 +51,12 @@ export function maskKey(key: string): string {
 /** Why a typed value is wrong for its parameter, or null. */
 export function paramProblem(p: CatalogParam, raw: string | undefined): string | null {
   const value = (raw ?? '').trim()
-  if (!value) return p.Requerido ? `«${p.Nombre}» es obligatorio.` : null
-  if (p.Tipo === 'integer' && !/^-?\d+$/.test(value)) return `«${p.Nombre}» debe ser un número entero.`
+  if (!value) return p.Requerido ? msg('param.required', { name: p.Nombre }) : null
+  if (p.Tipo === 'integer' && !/^-?\d+$/.test(value)) return msg('param.integer', { name: p.Nombre })
   if (p.Tipo === 'date') {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value)
     const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null
-    if (!m || !d || d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return `«${p.Nombre}» debe ser una fecha AAAA-MM-DD.`
+    if (!m || !d || d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return msg('param.date', { name: p.Nombre })
   }
   return null
 }
@@ -84,7 +89,7 @@ export function buildRequest(entry: CatalogEntry, values: Record<string, string>
   }
   // A placeholder in the route is always needed, even if the catalogue forgot to list it.
   for (const name of pathPlaceholders(entry.Ruta)) {
-    if (!(values[name] ?? '').trim() && !errors[name]) errors[name] = `«${name}» es obligatorio.`
+    if (!(values[name] ?? '').trim() && !errors[name]) errors[name] = msg('param.required', { name })
   }
   if (Object.keys(errors).length) return { ok: false, errors }
 
@@ -136,28 +141,12 @@ export function pickHeaders(headers: { get(name: string): string | null }): [str
   return out
 }
 
-const STATUS_TEXT: Record<number, string> = {
-  0: 'Sin respuesta (red)',
-  200: 'OK',
-  201: 'Creado',
-  204: 'Sin contenido',
-  400: 'Petición incorrecta',
-  401: 'No autorizado',
-  403: 'Prohibido',
-  404: 'No encontrado',
-  405: 'Método no permitido',
-  409: 'Conflicto',
-  413: 'Demasiado grande',
-  422: 'No procesable',
-  429: 'Demasiadas peticiones',
-  500: 'Error interno del servidor',
-  502: 'Puerta de enlace incorrecta',
-  503: 'Servicio no disponible',
-  504: 'Tiempo de espera agotado',
-}
+/** The statuses named one by one (`status.<code>` in ./messages.ts); the rest by class. */
+const NAMED_STATUSES = new Set([0, 200, 201, 204, 400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 502, 503, 504])
 
 export function statusText(status: number): string {
-  return STATUS_TEXT[status] ?? (status >= 200 && status < 300 ? 'Correcto' : status >= 500 ? 'Error del servidor' : status >= 400 ? 'Error de la petición' : '')
+  if (NAMED_STATUSES.has(status)) return msg(`status.${status}` as Key)
+  return status >= 200 && status < 300 ? msg('status.success') : status >= 500 ? msg('status.serverError') : status >= 400 ? msg('status.clientError') : ''
 }
 
 export type StatusKind = 'ok' | 'client-error' | 'server-error' | 'network'
@@ -212,5 +201,5 @@ export function tokenizeJson(pretty: string): Token[] {
 
 /** A one-line summary of a call for the history and the screen reader. */
 export function describeCall(method: string, url: string, status: number, ms: number): string {
-  return `${method} ${url} → ${status === 0 ? 'sin respuesta' : `${status} ${statusText(status)}`} en ${Math.round(ms)} ms`
+  return msg('call.summary', { method, url, result: status === 0 ? msg('call.noResponse') : `${status} ${statusText(status)}`, ms: Math.round(ms) })
 }

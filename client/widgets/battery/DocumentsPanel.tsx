@@ -4,11 +4,11 @@ import { useState, type FormEvent } from 'react'
 import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
+import { messageIn, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
 import { TextField } from './fields'
+import { messages } from './messages'
 import { emailError, formatCapacity, formatEurRounded, type BatteryResult, type CalculationBody } from './model'
-
-const AREA = 'Baterías'
 
 interface Client {
   Nombre: string
@@ -19,8 +19,11 @@ interface Client {
 
 /** The client's data for the offer and the contract PDFs, and saving the calculation under a name. */
 export function DocumentsPanel({ body, result }: { body: CalculationBody; result: BatteryResult }) {
+  const t = useMessages(messages)
   const [client, setClient] = useState<Client>({ Nombre: '', Nif: '', Email: '', Direccion: '' })
   const [errors, setErrors] = useState<Partial<Record<keyof Client, string>>>({})
+  // A flagged field is cleared when it changes, so its message can be worded now from what it holds (and follow a language switch).
+  const errorOf = (k: 'Nombre' | 'Email') => (!errors[k] ? undefined : k === 'Nombre' ? t('docs.name.required') : (emailError(client.Email) ?? undefined))
   const [busy, setBusy] = useState<'oferta' | 'contrato' | null>(null)
   const battery = `${result.Bateria.Fabricante} ${result.Bateria.Modelo}`
 
@@ -31,7 +34,7 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
 
   const download = async (kind: 'oferta' | 'contrato') => {
     const found: Partial<Record<keyof Client, string>> = {}
-    if (!client.Nombre.trim()) found.Nombre = 'Indica el nombre del cliente para el documento.'
+    if (!client.Nombre.trim()) found.Nombre = messageIn(messages, 'docs.name.required')
     const mail = emailError(client.Email)
     if (mail) found.Email = mail
     setErrors(found)
@@ -50,7 +53,7 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
         fallbackName: `${kind}-bateria.pdf`,
       })
       saveFile(file)
-      notifySuccess(AREA, kind === 'oferta' ? `Oferta descargada (${file.fileName}).` : `Contrato descargado (${file.fileName}).`)
+      notifySuccess(messageIn(messages, 'area'), messageIn(messages, kind === 'oferta' ? 'docs.offer.done' : 'docs.contract.done', { file: file.fileName }))
     } catch (err) {
       reportError(undefined, err)
     } finally {
@@ -70,20 +73,20 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
         }}
       >
         <h3 id="bat-client-title" className="screen-form__title">
-          Oferta y contrato
+          {t('docs.title')}
         </h3>
         <p className="field-help battery__chosen">
-          Batería elegida: <strong>{battery}</strong> ({formatCapacity(result.Bateria.CapacidadUtilKwh)}, {formatEurRounded(result.Bateria.PrecioEur)}).
+          {t('docs.chosen')} <strong>{battery}</strong> ({formatCapacity(result.Bateria.CapacidadUtilKwh)}, {formatEurRounded(result.Bateria.PrecioEur)}).
         </p>
         <div className="battery__grid battery__grid--two">
-          <TextField id="bat-cliente-Nombre" label="Nombre del cliente" required value={client.Nombre} onChange={(v) => setField('Nombre', v)} error={errors.Nombre} autoComplete="name" maxLength={200} />
+          <TextField id="bat-cliente-Nombre" label={t('docs.name')} required value={client.Nombre} onChange={(v) => setField('Nombre', v)} error={errorOf('Nombre')} autoComplete="name" maxLength={200} />
           <TextField id="bat-cliente-Nif" label="NIF" value={client.Nif} onChange={(v) => setField('Nif', v.toUpperCase())} maxLength={20} />
-          <TextField id="bat-cliente-Email" label="Correo electrónico" type="email" value={client.Email} onChange={(v) => setField('Email', v)} error={errors.Email} autoComplete="email" maxLength={200} />
-          <TextField id="bat-cliente-Direccion" label="Dirección" value={client.Direccion} onChange={(v) => setField('Direccion', v)} autoComplete="street-address" maxLength={300} />
+          <TextField id="bat-cliente-Email" label={t('docs.email')} type="email" value={client.Email} onChange={(v) => setField('Email', v)} error={errorOf('Email')} autoComplete="email" maxLength={200} />
+          <TextField id="bat-cliente-Direccion" label={t('docs.address')} value={client.Direccion} onChange={(v) => setField('Direccion', v)} autoComplete="street-address" maxLength={300} />
         </div>
         <div className="action-bar">
-          <Button type="button" label="Oferta (PDF)" icon="pi pi-file-pdf" loading={busy === 'oferta'} disabled={busy !== null} onClick={() => void download('oferta')} />
-          <Button type="button" label="Contrato (PDF)" icon="pi pi-file-edit" outlined loading={busy === 'contrato'} disabled={busy !== null} onClick={() => void download('contrato')} />
+          <Button type="button" label={t('docs.offer')} icon="pi pi-file-pdf" loading={busy === 'oferta'} disabled={busy !== null} onClick={() => void download('oferta')} />
+          <Button type="button" label={t('docs.contract')} icon="pi pi-file-edit" outlined loading={busy === 'contrato'} disabled={busy !== null} onClick={() => void download('contrato')} />
         </div>
       </form>
       <SavePanel body={body} result={result} clientName={client.Nombre} />
@@ -92,41 +95,42 @@ export function DocumentsPanel({ body, result }: { body: CalculationBody; result
 }
 
 function SavePanel({ body, result, clientName }: { body: CalculationBody; result: BatteryResult; clientName: string }) {
+  const t = useMessages(messages)
   const [name, setName] = useState('')
-  const [error, setError] = useState<string | undefined>()
-  const suggested = `${clientName.trim() || 'Cálculo'} · ${result.Bateria.Modelo} · ${formatValue(new Date().toISOString().slice(0, 10), 'date')}`
+  const [missing, setMissing] = useState(false)
+  const suggested = `${clientName.trim() || t('save.default')} · ${result.Bateria.Modelo} · ${formatValue(new Date().toISOString().slice(0, 10), 'date')}`
   const save = useMutation({
     mutationFn: (Nombre: string) => api.post<{ Id: number; Nombre: string; Fecha: string }>('/api/bateria/savedata', { Nombre, Calculo: body, Resultado: result }),
     meta: { reportErrors: true },
-    onSuccess: (saved) => notifySuccess(AREA, `Cálculo «${saved?.Nombre ?? name}» guardado.`),
+    onSuccess: (saved) => notifySuccess(messageIn(messages, 'area'), messageIn(messages, 'save.done', { name: saved?.Nombre ?? name })),
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
     const Nombre = (name.trim() || suggested).slice(0, 200)
     if (!Nombre) {
-      setError('Indica un nombre para el cálculo.')
+      setMissing(true)
       return
     }
-    setError(undefined)
+    setMissing(false)
     save.mutate(Nombre)
   }
   return (
     <form className="card screen-form battery__save" aria-labelledby="bat-save-title" noValidate onSubmit={submit}>
       <h3 id="bat-save-title" className="screen-form__title">
-        Guardar cálculo
+        {t('save.title')}
       </h3>
       <TextField
         id="bat-save-Nombre"
-        label="Nombre del cálculo"
+        label={t('save.name')}
         value={name}
         onChange={(v) => setName(v)}
-        error={error}
+        error={missing ? t('save.name.required') : undefined}
         maxLength={200}
         placeholder={suggested}
-        hint="Se guarda con tus datos de entrada y la batería elegida. Vacío: se usa el nombre propuesto."
+        hint={t('save.hint')}
       />
       <div className="action-bar">
-        <Button type="submit" label="Guardar cálculo" icon="pi pi-save" severity="secondary" loading={save.isPending} />
+        <Button type="submit" label={t('save.title')} icon="pi pi-save" severity="secondary" loading={save.isPending} />
       </div>
     </form>
   )

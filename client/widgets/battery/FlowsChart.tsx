@@ -1,36 +1,39 @@
 import { Bar } from 'react-chartjs-2'
 import { useTheme } from '../../app/theme'
+import { useMessages } from '../../i18n/i18n'
 import { ChartFrame } from '../shared/ChartFrame'
 import { baseOptions, formatNumber, seriesColors } from '../shared/charts'
+import { messages } from './messages'
 import { balanceWithout, type BatteryResult, type CalculationBody } from './model'
 
 /** The year's energy flows without and with the chosen battery: self-consumed, poured to the grid, bought from the grid. */
 export function FlowsChart({ body, result }: { body: CalculationBody; result: BatteryResult }) {
   const { dark } = useTheme()
+  const t = useMessages(messages)
   const before = balanceWithout(body.ConsumoAnualKwh, body.ProduccionFvAnualKwh, body.AutoconsumoDirectoKwh)
   const after = {
     autoconsumo: body.AutoconsumoDirectoKwh + result.EntregadaKwh,
     excedente: result.ExcedenteDespuesKwh,
     importacion: result.ImportacionDespuesKwh,
   }
-  const labels = ['Autoconsumo', 'Excedente vertido a la red', 'Energía comprada a la red']
-  const withLabel = `Con ${result.Bateria.Modelo}`
+  const labels = [t('chart.selfConsumption'), t('chart.surplus'), t('chart.imports')]
+  const withLabel = t('chart.with', { model: result.Bateria.Modelo })
   const beforeValues = [before.autoconsumo, before.excedente, before.importacion].map(Math.round)
   const afterValues = [after.autoconsumo, after.excedente, after.importacion].map(Math.round)
   const colors = seriesColors()
   const options = baseOptions()
   const kwh = (v: number) => `${formatNumber(v, 0)} kWh`
-  const summary =
-    `Energía al año sin batería y con ${result.Bateria.Fabricante} ${result.Bateria.Modelo}: ` +
-    labels.map((l, i) => `${l.toLowerCase()} ${kwh(beforeValues[i]!)} → ${kwh(afterValues[i]!)}`).join('; ') +
-    '.'
+  const summary = t('chart.summary', {
+    battery: `${result.Bateria.Fabricante} ${result.Bateria.Modelo}`,
+    flows: labels.map((l, i) => `${l.toLowerCase()} ${kwh(beforeValues[i]!)} → ${kwh(afterValues[i]!)}`).join('; '),
+  })
   return (
     <div className="card battery__chart" data-theme={dark ? 'dark' : 'light'}>
       <ChartFrame
-        title="Flujos de energía al año"
+        title={t('chart.title')}
         summary={summary}
         height={260}
-        table={{ columns: ['Flujo', 'Sin batería (kWh)', `${withLabel} (kWh)`], rows: labels.map((l, i) => [l, beforeValues[i]!, afterValues[i]!]) }}
+        table={{ columns: [t('chart.flow'), `${t('chart.without')} (kWh)`, `${withLabel} (kWh)`], rows: labels.map((l, i) => [l, beforeValues[i]!, afterValues[i]!]) }}
       >
         <Bar
           key={dark ? 'dark' : 'light'}
@@ -39,7 +42,7 @@ export function FlowsChart({ body, result }: { body: CalculationBody; result: Ba
           data={{
             labels,
             datasets: [
-              { label: 'Sin batería', data: beforeValues, backgroundColor: '#94a3b8', borderRadius: 4 },
+              { label: t('chart.without'), data: beforeValues, backgroundColor: '#94a3b8', borderRadius: 4 },
               { label: withLabel, data: afterValues, backgroundColor: colors[0], borderRadius: 4 },
             ],
           }}

@@ -1,32 +1,34 @@
 import { Tag } from 'primereact/tag'
+import { useMessages } from '../../i18n/i18n'
+import { messages } from './messages'
 import { formatBeforeAfter, formatCapacity, formatEfficiency, formatEurRounded, formatKwh, formatPayback, type BatteryResult } from './model'
 
 /** The best battery, highlighted, with its key figures. */
 export function BestCard({ result }: { result: BatteryResult }) {
+  const t = useMessages(messages)
   const b = result.Bateria
   const figures: [string, string][] = [
-    ['Ahorro anual', formatEurRounded(result.AhorroAnualEur)],
-    ['Retorno de la inversión', formatPayback(result.RetornoAnios, result.AhorroAnualEur)],
-    ['Ahorro neto a 10 años', formatEurRounded(result.AhorroNeto10AniosEur)],
-    ['Autoconsumo', formatBeforeAfter(result.AutoconsumoAntesPct, result.AutoconsumoDespuesPct)],
-    ['Autarquía', formatBeforeAfter(result.AutarquiaAntesPct, result.AutarquiaDespuesPct)],
-    ['Energía entregada al año', formatKwh(result.EntregadaKwh)],
+    [t('figure.saving'), formatEurRounded(result.AhorroAnualEur)],
+    [t('figure.payback'), formatPayback(result.RetornoAnios, result.AhorroAnualEur)],
+    [t('figure.net10'), formatEurRounded(result.AhorroNeto10AniosEur)],
+    [t('figure.selfConsumption'), formatBeforeAfter(result.AutoconsumoAntesPct, result.AutoconsumoDespuesPct)],
+    [t('figure.autarky'), formatBeforeAfter(result.AutarquiaAntesPct, result.AutarquiaDespuesPct)],
+    [t('figure.delivered'), formatKwh(result.EntregadaKwh)],
   ]
   return (
     <article className="card battery__best" aria-labelledby="bat-best-title">
       <div className="battery__best-header">
-        <Tag value="Mejor opción" icon="pi pi-star-fill" severity="success" />
+        <Tag value={t('best')} icon="pi pi-star-fill" severity="success" />
         <h3 id="bat-best-title" className="battery__best-title">
           {b.Fabricante} {b.Modelo}
         </h3>
         <span className="battery__best-meta">
-          {formatCapacity(b.CapacidadUtilKwh)} útiles · eficiencia {formatEfficiency(b.Eficiencia)} · {formatEurRounded(b.PrecioEur)} · garantía {b.GarantiaAnios} años
+          {t('best.meta', { capacity: formatCapacity(b.CapacidadUtilKwh), efficiency: formatEfficiency(b.Eficiencia), price: formatEurRounded(b.PrecioEur), years: b.GarantiaAnios })}
         </span>
       </div>
       {result.AhorroNeto10AniosEur < 0 && (
         <p className="battery__best-note">
-          <i className="pi pi-info-circle" aria-hidden="true" /> Es la que mejor resultado da, pero con estos datos ninguna batería se amortiza en 10 años: el ahorro
-          anual no llega a cubrir su precio en ese plazo.
+          <i className="pi pi-info-circle" aria-hidden="true" /> {t('best.note')}
         </p>
       )}
       <dl className="battery__figures">
@@ -43,24 +45,25 @@ export function BestCard({ result }: { result: BatteryResult }) {
 
 /** Every battery compared, the best marked; a radio picks the one used for the chart and the documents. */
 export function ResultsTable({ results, bestId, chosenId, onChoose }: { results: BatteryResult[]; bestId: number | null; chosenId: number | null; onChoose: (id: number) => void }) {
+  const t = useMessages(messages)
   return (
     <div className="card battery__table-card">
       <div className="battery__table-scroll">
         <table className="simple-table battery__table">
-          <caption>Baterías comparadas (elige una para el gráfico y los documentos)</caption>
+          <caption>{t('table.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Elegir</th>
-              <th scope="col">Batería</th>
-              <th scope="col">Capacidad útil</th>
-              <th scope="col">Precio</th>
-              <th scope="col">Carga anual</th>
-              <th scope="col">Energía entregada</th>
-              <th scope="col">Autoconsumo</th>
-              <th scope="col">Autarquía</th>
-              <th scope="col">Ahorro anual</th>
-              <th scope="col">Retorno</th>
-              <th scope="col">Ahorro neto 10 años</th>
+              <th scope="col">{t('table.choose')}</th>
+              <th scope="col">{t('table.battery')}</th>
+              <th scope="col">{t('table.capacity')}</th>
+              <th scope="col">{t('table.price')}</th>
+              <th scope="col">{t('table.charge')}</th>
+              <th scope="col">{t('table.delivered')}</th>
+              <th scope="col">{t('figure.selfConsumption')}</th>
+              <th scope="col">{t('figure.autarky')}</th>
+              <th scope="col">{t('figure.saving')}</th>
+              <th scope="col">{t('table.payback')}</th>
+              <th scope="col">{t('table.net10')}</th>
             </tr>
           </thead>
           <tbody>
@@ -71,11 +74,11 @@ export function ResultsTable({ results, bestId, chosenId, onChoose }: { results:
               return (
                 <tr key={b.Id} className={`${best ? 'battery__row--best' : ''} ${b.Id === chosenId ? 'battery__row--chosen' : ''}`}>
                   <td>
-                    <input type="radio" name="bat-choice" className="battery__radio" checked={b.Id === chosenId} onChange={() => onChoose(b.Id)} aria-label={`Elegir ${name}`} />
+                    <input type="radio" name="bat-choice" className="battery__radio" checked={b.Id === chosenId} onChange={() => onChoose(b.Id)} aria-label={t('table.chooseOne', { name })} />
                   </td>
                   <th scope="row">
                     <span className="battery__name">{name}</span>
-                    {best && <span className="battery__best-badge">Mejor opción</span>}
+                    {best && <span className="battery__best-badge">{t('best')}</span>}
                   </th>
                   <td>{formatCapacity(b.CapacidadUtilKwh)}</td>
                   <td>{formatEurRounded(b.PrecioEur)}</td>

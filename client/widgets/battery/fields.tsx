@@ -1,6 +1,8 @@
 import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import type { ReactNode } from 'react'
+import { useI18n } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
 import { describedBy, FieldShell } from '../shared/FieldShell'
 
 export function NumberField(props: {
@@ -15,13 +17,15 @@ export function NumberField(props: {
   placeholder?: string
 }) {
   const { id, label, value, onChange, hint, error, required, maxFractionDigits = 0, placeholder } = props
+  // Decimal comma in Spanish, decimal point in English.
+  const { lang } = useI18n()
   return (
     <FieldShell id={id} label={label} required={required} hint={hint} error={error}>
       <InputNumber
         inputId={id}
         value={value}
         onValueChange={(e) => onChange(typeof e.value === 'number' ? e.value : null)}
-        locale="es-ES"
+        locale={intlLocale(lang)}
         minFractionDigits={0}
         maxFractionDigits={maxFractionDigits}
         aria-describedby={describedBy(id, hint, error)}

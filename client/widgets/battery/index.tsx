@@ -6,6 +6,7 @@ import { Message } from 'primereact/message'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { useMessages } from '../../i18n/i18n'
 import { describedBy, FieldShell } from '../shared/FieldShell'
 import { NumberField } from './fields'
 import { FlowsChart } from './FlowsChart'
@@ -26,10 +27,9 @@ import {
   type InputField,
   type SavingsPeriod,
 } from './model'
+import { messages } from './messages'
 import { BestCard, ResultsTable } from './ResultsView'
 import './battery.css'
-
-export const AREA = 'Baterías'
 
 /** Order in which invalid fields get the focus. */
 const FIELD_ORDER: InputField[] = ['ConsumoAnualKwh', 'ProduccionFvAnualKwh', 'AutoconsumoDirectoKwh', 'PrecioImportacionKwh', 'PrecioExcedenteKwh']
@@ -40,8 +40,11 @@ const FIELD_ORDER: InputField[] = ['ConsumoAnualKwh', 'ProduccionFvAnualKwh', 'A
  * the offer and contract PDFs and saving the calculation.
  */
 export default function BatteryCalculator() {
+  const t = useMessages(messages)
   const [inputs, setInputs] = useState<BatteryInputs>(EMPTY_INPUTS)
   const [errors, setErrors] = useState<InputErrors>({})
+  // The inputs last checked: a flagged field's message is worded from them at each render, so it follows a language switch.
+  const [checked, setChecked] = useState<BatteryInputs>(EMPTY_INPUTS)
   const [calculated, setCalculated] = useState<{ body: CalculationBody; answer: CalculationAnswer } | null>(null)
   const [chosenId, setChosenId] = useState<number | null>(null)
   // The prices came from the chosen period and were not touched since: the tax box converts them.
@@ -94,6 +97,7 @@ export default function BatteryCalculator() {
     e.preventDefault()
     const found = validateInputs(inputs)
     setErrors(found)
+    setChecked(inputs)
     const first = FIELD_ORDER.find((f) => found[f])
     if (first) {
       document.getElementById(`bat-${first}`)?.focus()
@@ -105,57 +109,56 @@ export default function BatteryCalculator() {
   const results = useMemo(() => allResults(calculated?.answer), [calculated])
   const chosen = results.find((r) => r.Bateria.Id === chosenId) ?? results[0] ?? null
   const stale = inputsChanged(inputs, calculated?.body ?? null)
+  const worded = validateInputs(checked)
+  const errorOf = (field: InputField) => (errors[field] ? worded[field] : undefined)
 
   return (
     <div className="battery">
       <form className="card screen-form battery__form" onSubmit={submit} noValidate aria-labelledby="bat-form-title">
         <h2 id="bat-form-title" className="screen-form__title">
-          Datos de la instalación
+          {t('form.title')}
         </h2>
-        <p className="battery__intro">
-          Con el consumo y la producción de un año calculamos cuánta energía solar guardaría cada batería del catálogo, cuánto se ahorraría y en cuántos años se
-          recuperaría la inversión.
-        </p>
+        <p className="battery__intro">{t('form.intro')}</p>
         <div className="battery__grid">
           <NumberField
             id="bat-ConsumoAnualKwh"
-            label="Consumo anual (kWh)"
+            label={t('field.consumption')}
             required
             value={inputs.ConsumoAnualKwh}
             onChange={(v) => set('ConsumoAnualKwh', v)}
-            error={errors.ConsumoAnualKwh}
-            hint="Toda la electricidad que se usa en un año: la suma de las facturas de los últimos 12 meses."
+            error={errorOf('ConsumoAnualKwh')}
+            hint={t('field.consumption.hint')}
           />
           <NumberField
             id="bat-ProduccionFvAnualKwh"
-            label="Producción fotovoltaica anual (kWh)"
+            label={t('field.production')}
             required
             value={inputs.ProduccionFvAnualKwh}
             onChange={(v) => set('ProduccionFvAnualKwh', v)}
-            error={errors.ProduccionFvAnualKwh}
-            hint="Lo que generan las placas solares en un año; aparece en la aplicación del inversor o en el estudio de la instalación."
+            error={errorOf('ProduccionFvAnualKwh')}
+            hint={t('field.production.hint')}
           />
           <NumberField
             id="bat-AutoconsumoDirectoKwh"
-            label="Autoconsumo directo (kWh)"
+            label={t('field.selfConsumption')}
             required
             value={inputs.AutoconsumoDirectoKwh}
             onChange={(v) => set('AutoconsumoDirectoKwh', v)}
-            error={errors.AutoconsumoDirectoKwh}
-            hint="La parte de esa producción que se gasta en el momento, sin pasar por la red. No puede superar la producción ni el consumo; sin dato, suele rondar un tercio de la producción."
+            error={errorOf('AutoconsumoDirectoKwh')}
+            hint={t('field.selfConsumption.hint')}
           />
         </div>
 
         <fieldset className="battery__prices">
-          <legend>Precios</legend>
+          <legend>{t('prices')}</legend>
           <div className="battery__grid">
             <FieldShell
               id="bat-FechasAhorroId"
-              label="Periodo de ahorro"
+              label={t('field.period')}
               hint={
                 period
-                  ? `Precios medios del periodo, sin impuestos: compra ${formatPrice(period.PrecioImportacionMedioKwh)}, excedente ${formatPrice(period.PrecioExcedenteMedioKwh)}. Se copian abajo (con impuestos si marcas la casilla); puedes cambiarlos.`
-                  : 'Opcional: elige un periodo para usar sus precios medios (calculados con los precios del mercado, OMIE).'
+                  ? t('field.period.hint.chosen', { import: formatPrice(period.PrecioImportacionMedioKwh), surplus: formatPrice(period.PrecioExcedenteMedioKwh) })
+                  : t('field.period.hint')
               }
             >
               <Dropdown
@@ -168,31 +171,31 @@ export default function BatteryCalculator() {
                 onChange={(e) => choosePeriod(typeof e.value === 'number' ? e.value : null)}
                 showClear
                 loading={periods.isPending}
-                placeholder={periods.isError ? 'No disponible' : 'Sin periodo (precios a mano)'}
-                emptyMessage="Sin periodos"
+                placeholder={periods.isError ? t('field.period.unavailable') : t('field.period.none')}
+                emptyMessage={t('field.period.empty')}
               />
             </FieldShell>
             <NumberField
               id="bat-PrecioImportacionKwh"
-              label="Precio de la energía comprada (€/kWh)"
+              label={t('field.importPrice')}
               required={!period}
               value={inputs.PrecioImportacionKwh}
               onChange={(v) => set('PrecioImportacionKwh', v)}
-              error={errors.PrecioImportacionKwh}
+              error={errorOf('PrecioImportacionKwh')}
               maxFractionDigits={4}
-              placeholder="p. ej. 0,16"
-              hint="Lo que se paga por cada kWh que llega de la red (término de energía de la factura)."
+              placeholder={t('field.importPrice.placeholder')}
+              hint={t('field.importPrice.hint')}
             />
             <NumberField
               id="bat-PrecioExcedenteKwh"
-              label="Precio del excedente (€/kWh)"
+              label={t('field.surplusPrice')}
               required={!period}
               value={inputs.PrecioExcedenteKwh}
               onChange={(v) => set('PrecioExcedenteKwh', v)}
-              error={errors.PrecioExcedenteKwh}
+              error={errorOf('PrecioExcedenteKwh')}
               maxFractionDigits={4}
-              placeholder="p. ej. 0,06"
-              hint="Lo que se compensa por cada kWh vertido a la red. Si la compensación ya llega a su tope cada mes, pon 0."
+              placeholder={t('field.surplusPrice.placeholder')}
+              hint={t('field.surplusPrice.hint')}
             />
           </div>
           <div className="screen-form__field screen-form__field--check battery__taxes">
@@ -203,19 +206,19 @@ export default function BatteryCalculator() {
               aria-describedby={describedBy('bat-PreciosConImpuestos', true, null)}
             />
             <label htmlFor="bat-PreciosConImpuestos" className="screen-form__label">
-              Los precios incluyen impuestos
+              {t('field.taxes')}
             </label>
           </div>
           <small id="bat-PreciosConImpuestos-help" className="field-help">
-            Si no los incluyen, al ahorro se le suman el impuesto eléctrico (5,11 %) y el IVA (21 %).
+            {t('field.taxes.hint')}
           </small>
         </fieldset>
 
         <div className="action-bar battery__submit">
-          <Button type="submit" label="Calcular" icon="pi pi-calculator" loading={busy} disabled={calc.isPending} />
+          <Button type="submit" label={t('calculate')} icon="pi pi-calculator" loading={busy} disabled={calc.isPending} />
           {calculated && stale && (
             <span className="battery__stale" role="status">
-              <i className="pi pi-info-circle" aria-hidden="true" /> Los datos han cambiado desde el último cálculo: pulsa «Calcular» para actualizar los resultados.
+              <i className="pi pi-info-circle" aria-hidden="true" /> {t('stale')}
             </span>
           )}
         </div>
@@ -224,20 +227,16 @@ export default function BatteryCalculator() {
       {calculated && (
         <section className="battery__results" aria-labelledby="bat-results-title">
           <h2 id="bat-results-title" ref={resultsHeading} tabIndex={-1} className="battery__results-title">
-            Resultados
+            {t('results')}
           </h2>
           {results.length === 0 ? (
-            <Message severity="warn" text="Ninguna batería del catálogo encaja con estos datos." />
+            <Message severity="warn" text={t('results.none')} />
           ) : (
             <>
               {calculated.answer.Mejor && <BestCard result={calculated.answer.Mejor} />}
               <ResultsTable results={results} bestId={calculated.answer.Mejor?.Bateria.Id ?? null} chosenId={chosen?.Bateria.Id ?? null} onChoose={setChosenId} />
               {chosen && <FlowsChart body={calculated.body} result={chosen} />}
-              <p className="battery__note">
-                Cálculo anual simplificado: la batería se carga con el excedente solar y devuelve esa energía, descontada su eficiencia, en lugar de comprarla a
-                la red. Ahorro = energía entregada × precio de compra − energía cargada × precio del excedente. El ahorro neto a 10 años descuenta el precio de
-                la batería.
-              </p>
+              <p className="battery__note">{t('results.note')}</p>
               {chosen && <DocumentsPanel body={calculated.body} result={chosen} />}
             </>
           )}

@@ -1,8 +1,11 @@
+import { getLanguage, messageIn } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 
 /**
- * The battery calculator's rules, apart from the screen: what the user typed, the Spanish
- * validation before calling, the request body of `POST /api/bateria/calculadora`, the energy
+ * The battery calculator's rules, apart from the screen: what the user typed, the validation
+ * before calling (messages in the current language), the request body of `POST /api/bateria/calculadora`, the energy
  * balance of domain.md (for the "without battery" bars of the chart) and the result formats.
  */
 
@@ -102,30 +105,31 @@ export interface CalculationBody {
 
 const isNum = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v)
 
-/** Spanish messages per field; empty when the inputs can be sent. */
+/** Messages per field, in the current language; empty when the inputs can be sent. */
 export function validateInputs(v: BatteryInputs): InputErrors {
   const e: InputErrors = {}
+  const m = (key: keyof typeof messages.es) => messageIn(messages, key)
   const C = v.ConsumoAnualKwh
   const G = v.ProduccionFvAnualKwh
   const S0 = v.AutoconsumoDirectoKwh
-  if (!isNum(C)) e.ConsumoAnualKwh = 'Indica el consumo anual en kWh.'
-  else if (C < 0) e.ConsumoAnualKwh = 'El consumo anual no puede ser negativo.'
-  else if (C === 0) e.ConsumoAnualKwh = 'El consumo anual debe ser mayor que cero.'
-  if (!isNum(G)) e.ProduccionFvAnualKwh = 'Indica la producción fotovoltaica anual en kWh.'
-  else if (G < 0) e.ProduccionFvAnualKwh = 'La producción fotovoltaica no puede ser negativa.'
-  if (!isNum(S0)) e.AutoconsumoDirectoKwh = 'Indica el autoconsumo directo en kWh (0 si no lo conoces).'
-  else if (S0 < 0) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede ser negativo.'
-  else if (isNum(G) && G >= 0 && S0 > G) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede superar la producción fotovoltaica.'
-  else if (isNum(C) && C > 0 && S0 > C) e.AutoconsumoDirectoKwh = 'El autoconsumo directo no puede superar el consumo anual.'
+  if (!isNum(C)) e.ConsumoAnualKwh = m('error.consumption.required')
+  else if (C < 0) e.ConsumoAnualKwh = m('error.consumption.negative')
+  else if (C === 0) e.ConsumoAnualKwh = m('error.consumption.zero')
+  if (!isNum(G)) e.ProduccionFvAnualKwh = m('error.production.required')
+  else if (G < 0) e.ProduccionFvAnualKwh = m('error.production.negative')
+  if (!isNum(S0)) e.AutoconsumoDirectoKwh = m('error.selfConsumption.required')
+  else if (S0 < 0) e.AutoconsumoDirectoKwh = m('error.selfConsumption.negative')
+  else if (isNum(G) && G >= 0 && S0 > G) e.AutoconsumoDirectoKwh = m('error.selfConsumption.overProduction')
+  else if (isNum(C) && C > 0 && S0 > C) e.AutoconsumoDirectoKwh = m('error.selfConsumption.overConsumption')
   const withPeriod = isNum(v.FechasAhorroId)
-  const price = (value: number | null, field: 'PrecioImportacionKwh' | 'PrecioExcedenteKwh', what: string) => {
+  const price = (value: number | null, field: 'PrecioImportacionKwh' | 'PrecioExcedenteKwh', what: 'importPrice' | 'surplusPrice') => {
     if (!isNum(value)) {
-      if (!withPeriod) e[field] = `Indica el precio ${what} en €/kWh o elige un periodo de ahorro.`
-    } else if (value < 0) e[field] = `El precio ${what} no puede ser negativo.`
-    else if (value > MAX_PRICE_EUR_KWH) e[field] = `Revisa el precio ${what}: se indica en €/kWh (por ejemplo 0,16).`
+      if (!withPeriod) e[field] = m(`error.${what}.required`)
+    } else if (value < 0) e[field] = m(`error.${what}.negative`)
+    else if (value > MAX_PRICE_EUR_KWH) e[field] = m(`error.${what}.unit`)
   }
-  price(v.PrecioImportacionKwh, 'PrecioImportacionKwh', 'de la energía comprada')
-  price(v.PrecioExcedenteKwh, 'PrecioExcedenteKwh', 'del excedente')
+  price(v.PrecioImportacionKwh, 'PrecioImportacionKwh', 'importPrice')
+  price(v.PrecioExcedenteKwh, 'PrecioExcedenteKwh', 'surplusPrice')
   return e
 }
 
@@ -183,10 +187,10 @@ export function simulate(input: { C: number; G: number; S0: number; B: number; e
   }
 }
 
-/** Percentages of the API (`…Pct`) are on a 0–100 scale; shown without decimals, as domain.md does ("32 % → 57 %"). */
+/** Percentages of the API (`…Pct`) are on a 0–100 scale; shown without decimals, as domain.md does ("32 % → 57 %"; "32% → 57%" in English). */
 export function formatPct(value: number | null | undefined): string {
   if (!isNum(value)) return '—'
-  return `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 0 }).format(value)} %`
+  return `${new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 0 }).format(value)}${getLanguage() === 'en' ? '%' : ' %'}`
 }
 
 export function formatBeforeAfter(before: number | null | undefined, after: number | null | undefined): string {
@@ -196,17 +200,17 @@ export function formatBeforeAfter(before: number | null | undefined, after: numb
 export const formatKwh = (v: number | null | undefined) => (isNum(v) ? formatValue(Math.round(v), 'energy') : '—')
 /** A battery's usable capacity keeps its decimals (7,68 kWh). */
 export const formatCapacity = (v: number | null | undefined) =>
-  isNum(v) ? `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 2 }).format(v)} kWh` : '—'
+  isNum(v) ? `${new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 2 }).format(v)} kWh` : '—'
 export const formatEur = (v: number | null | undefined) => (isNum(v) ? formatValue(v, 'money') : '—')
 /** A whole-euro amount (prices of the catalogue, yearly savings). */
 export const formatEurRounded = (v: number | null | undefined) =>
-  isNum(v) ? new Intl.NumberFormat('es-ES', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(Math.round(v)) : '—'
+  isNum(v) ? new Intl.NumberFormat(intlLocale(), { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(Math.round(v)) : '—'
 
 /** Payback in years; none when the battery never pays itself back (no saving). */
 export function formatPayback(years: number | null | undefined, saving?: number): string {
-  if (!isNum(years) || years <= 0 || (saving !== undefined && saving <= 0)) return 'Sin retorno'
+  if (!isNum(years) || years <= 0 || (saving !== undefined && saving <= 0)) return messageIn(messages, 'payback.none')
   const rounded = years < 10 ? Math.round(years * 10) / 10 : Math.round(years)
-  return `${new Intl.NumberFormat('es-ES', { maximumFractionDigits: 1 }).format(rounded)} ${rounded === 1 ? 'año' : 'años'}`
+  return messageIn(messages, rounded === 1 ? 'payback.one' : 'payback.many', { n: new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 }).format(rounded) })
 }
 
 /** Efficiency of the catalogue: a ratio (0.9 → "90 %"). */
@@ -228,18 +232,18 @@ export function tenYearRows(result: BatteryResult): { year: number; cumulative: 
   })
 }
 
-/** A readable label of a period with its dates (dd/mm/yyyy). */
+/** A readable label of a period with its dates (dd/mm/yyyy; mm/dd/yyyy in English). */
 export function periodLabel(p: SavingsPeriod): string {
   return `${p.Nombre} (${formatValue(p.Desde, 'date')} – ${formatValue(p.Hasta, 'date')})`
 }
 
 /** Prices of a period, in €/kWh with 4 decimals (as the API gives averages). */
 export function formatPrice(v: number | null | undefined): string {
-  return isNum(v) ? `${new Intl.NumberFormat('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)} €/kWh` : '—'
+  return isNum(v) ? `${new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)} €/kWh` : '—'
 }
 
 /** A client e-mail, optional; null when valid or empty. */
 export function emailError(email: string): string | null {
   if (!email.trim()) return null
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : 'El correo electrónico no es válido.'
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? null : messageIn(messages, 'error.email')
 }

@@ -1,13 +1,19 @@
+import { messageIn } from '../../i18n/i18n'
+import type { Language } from '../../../schemas/i18n'
+import { messages } from './messages'
+
 /**
  * Pure helpers of the comparison tool (no React): the form's values per period, which periods a
- * tariff uses, the request body and the reading of a saved comparison.
+ * tariff uses, the request body and the reading of a saved comparison. Texts are in the current
+ * language (./messages.ts).
  */
 
 export const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
 export type Period = (typeof PERIODS)[number]
 export type PorPeriodo = Record<Period, number | null>
 
-export const AREA = 'Comparador'
+/** The tool's name as the title of its toasts. */
+export const area = (lang?: Language) => messageIn(messages, 'area', undefined, lang)
 
 export interface Tarifa {
   Id: number
@@ -81,31 +87,32 @@ export function restrict(values: PorPeriodo, keep: readonly Period[]): PorPeriod
   return out
 }
 
-/** Field → Spanish message, for what must be fixed before asking. Empty when fine. */
+/** Field → message in the current language, for what must be fixed before asking. Empty when fine. */
 export function validate(values: FormValues, tarifa: Tarifa | undefined): Record<string, string> {
   const errors: Record<string, string> = {}
-  if (!values.TarifaId) errors.TarifaId = 'Elige la tarifa.'
+  const m = (key: keyof typeof messages.es, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
+  if (!values.TarifaId) errors.TarifaId = m('error.tariff')
   const { energia, potencia } = periodsFor(tarifa)
   for (const p of potencia) {
     const v = values.PotenciasKw[p]
-    if (v === null) errors[`PotenciasKw.${p}`] = `Indica la potencia ${p}.`
-    else if (v <= 0) errors[`PotenciasKw.${p}`] = 'Debe ser mayor que 0.'
-    else if (tarifa?.PotenciaMaximaKw && v > tarifa.PotenciaMaximaKw) errors[`PotenciasKw.${p}`] = `Máximo ${tarifa.PotenciaMaximaKw} kW en ${tarifa.Codigo}.`
+    if (v === null) errors[`PotenciasKw.${p}`] = m('error.power.required', { p })
+    else if (v <= 0) errors[`PotenciasKw.${p}`] = m('error.positive')
+    else if (tarifa?.PotenciaMaximaKw && v > tarifa.PotenciaMaximaKw) errors[`PotenciasKw.${p}`] = m('error.power.max', { max: tarifa.PotenciaMaximaKw, tariff: tarifa.Codigo })
     const v2 = values.PotenciaKwDia[p]
-    if (v2 === null) errors[`PotenciaKwDia.${p}`] = `Indica el precio de potencia ${p}.`
-    else if (v2 < 0) errors[`PotenciaKwDia.${p}`] = 'No puede ser negativo.'
+    if (v2 === null) errors[`PotenciaKwDia.${p}`] = m('error.powerPrice.required', { p })
+    else if (v2 < 0) errors[`PotenciaKwDia.${p}`] = m('error.negative')
   }
   let consumo = 0
   for (const p of energia) {
     const c = values.ConsumoAnualKwh[p]
-    if (c === null) errors[`ConsumoAnualKwh.${p}`] = `Indica el consumo ${p}.`
-    else if (c < 0) errors[`ConsumoAnualKwh.${p}`] = 'No puede ser negativo.'
+    if (c === null) errors[`ConsumoAnualKwh.${p}`] = m('error.consumption.required', { p })
+    else if (c < 0) errors[`ConsumoAnualKwh.${p}`] = m('error.negative')
     else consumo += c
     const e = values.EnergiaKwh[p]
-    if (e === null) errors[`EnergiaKwh.${p}`] = `Indica el precio de energía ${p}.`
-    else if (e < 0) errors[`EnergiaKwh.${p}`] = 'No puede ser negativo.'
+    if (e === null) errors[`EnergiaKwh.${p}`] = m('error.energyPrice.required', { p })
+    else if (e < 0) errors[`EnergiaKwh.${p}`] = m('error.negative')
   }
-  if (!errors[`ConsumoAnualKwh.P1`] && consumo === 0 && energia.every((p) => values.ConsumoAnualKwh[p] !== null)) errors['ConsumoAnualKwh.P1'] = 'El consumo anual no puede ser 0.'
+  if (!errors[`ConsumoAnualKwh.P1`] && consumo === 0 && energia.every((p) => values.ConsumoAnualKwh[p] !== null)) errors['ConsumoAnualKwh.P1'] = m('error.consumption.zero')
   return errors
 }
 

@@ -7,10 +7,12 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { api } from '../../api/client'
 import { notifySuccess } from '../../api/toast'
+import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { nodeKey } from '../../renderer/actions/run-action'
+import { intlLocale } from '../shared/locale'
 import { ComparisonResult } from './ComparisonResult'
 import {
-  AREA,
+  area,
   buildBody,
   emptyForm,
   exampleValues,
@@ -23,15 +25,17 @@ import {
   type PorPeriodo,
   type Tarifa,
 } from './comparator-logic'
+import { messages } from './messages'
 import './comparator.css'
 
 type PeriodField = 'PotenciasKw' | 'ConsumoAnualKwh' | 'EnergiaKwh' | 'PotenciaKwDia'
 
-const ROWS: { field: PeriodField; legend: string; unit: string; digits: number; kind: 'potencia' | 'energia'; help?: string }[] = [
-  { field: 'PotenciasKw', legend: 'Potencia contratada (kW)', unit: 'kW', digits: 3, kind: 'potencia' },
-  { field: 'ConsumoAnualKwh', legend: 'Consumo anual (kWh)', unit: 'kWh', digits: 0, kind: 'energia', help: 'Consumo de los últimos 12 meses por periodo (la consulta Sips lo da).' },
-  { field: 'EnergiaKwh', legend: 'Precio actual de la energía (€/kWh)', unit: '€/kWh', digits: 6, kind: 'energia', help: 'Sin impuestos, como en la factura actual.' },
-  { field: 'PotenciaKwDia', legend: 'Precio actual de la potencia (€/kW día)', unit: '€/kW día', digits: 6, kind: 'potencia' },
+/** The per-period rows of the form (legends `row.<field>`, helps `row.<field>.help` of ./messages.ts). */
+const ROWS: { field: PeriodField; unit: string; digits: number; kind: 'potencia' | 'energia'; help?: 'row.ConsumoAnualKwh.help' | 'row.EnergiaKwh.help' }[] = [
+  { field: 'PotenciasKw', unit: 'kW', digits: 3, kind: 'potencia' },
+  { field: 'ConsumoAnualKwh', unit: 'kWh', digits: 0, kind: 'energia', help: 'row.ConsumoAnualKwh.help' },
+  { field: 'EnergiaKwh', unit: '€/kWh', digits: 6, kind: 'energia', help: 'row.EnergiaKwh.help' },
+  { field: 'PotenciaKwDia', unit: '€/kW día', digits: 6, kind: 'potencia' },
 ]
 
 /**
@@ -40,10 +44,14 @@ const ROWS: { field: PeriodField; legend: string; unit: string; digits: number; 
  */
 export default function ComparatorWidget() {
   const id = useId()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const [search, setSearch] = useSearchParams()
   const savedId = Number(search.get('id'))
   const [values, setValues] = useState<FormValues>(emptyForm)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  // What was last checked: a flagged field's message is worded from it at each render, so it follows a language switch.
+  const [checked, setChecked] = useState<{ values: FormValues; tarifa: Tarifa | undefined }>({ values: emptyForm(), tarifa: undefined })
   const [result, setResult] = useState<ComparativaResult | null>(null)
   const [savedAs, setSavedAs] = useState<number | null>(null)
   const resultRef = useRef<HTMLElement>(null)
@@ -53,7 +61,7 @@ export default function ComparatorWidget() {
     queryKey: ['utility', 'tarifas'],
     queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
     // Titled by the comparator, not the catalogue's price history; the message is the catalogue's.
-    meta: { errorArea: AREA },
+    meta: { errorArea: area(lang) },
     staleTime: 60 * 60_000,
   })
   const saved = useQuery({
@@ -71,7 +79,7 @@ export default function ComparatorWidget() {
     setErrors({})
   }, [saved.data])
 
-  const tarifa = tarifas.data?.find((t) => t.Id === values.TarifaId)
+  const tarifa = tarifas.data?.find((x) => x.Id === values.TarifaId)
   const { energia, potencia } = periodsFor(tarifa)
 
   const compare = useMutation({
@@ -99,6 +107,7 @@ export default function ComparatorWidget() {
     e.preventDefault()
     const problems = validate(values, tarifa)
     setErrors(problems)
+    setChecked({ values, tarifa })
     const first = Object.keys(problems)[0]
     if (first) {
       document.getElementById(`${id}-${first.replace('.', '-')}`)?.focus()
@@ -121,42 +130,43 @@ export default function ComparatorWidget() {
     if (!answer) return
     setResult(answer)
     setSavedAs(answer.Id)
-    notifySuccess(AREA, 'Comparativa guardada.')
+    notifySuccess(area(), messageIn(messages, 'saved'))
     // The saved list (the listado screen's table `comparativas`) must show it next time.
     void queryClient.invalidateQueries({ queryKey: nodeKey('comparativas') })
   }
 
   const fieldId = (name: string) => `${id}-${name.replace('.', '-')}`
+  const worded = validate(checked.values, checked.tarifa)
   const errorOf = (name: string) =>
     errors[name] ? (
       <small id={`${fieldId(name)}-err`} className="field-error p-error">
-        {errors[name]}
+        {worded[name] ?? errors[name]}
       </small>
     ) : null
 
   return (
     <div className="comparator">
-      <form className="card comparator-form" onSubmit={(e) => void submit(e)} noValidate aria-label="Datos de la factura actual">
+      <form className="card comparator-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('form.label')}>
         <div className="comparator-form__head">
-          <h2 className="screen-form__title">Factura actual del cliente</h2>
-          <Button type="button" size="small" text icon="pi pi-bolt" label="Rellenar con un ejemplo" onClick={() => change(exampleValues(tarifa))} />
+          <h2 className="screen-form__title">{t('form.title')}</h2>
+          <Button type="button" size="small" text icon="pi pi-bolt" label={t('example')} onClick={() => change(exampleValues(tarifa))} />
         </div>
         <div className="comparator-form__top">
           <div className="screen-form__field">
             <label className="screen-form__label" htmlFor={fieldId('Nombre')}>
-              Nombre de la comparativa
+              {t('name')}
             </label>
-            <InputText id={fieldId('Nombre')} value={values.Nombre} maxLength={120} onChange={(e) => change({ Nombre: e.target.value })} placeholder="Opcional" />
+            <InputText id={fieldId('Nombre')} value={values.Nombre} maxLength={120} onChange={(e) => change({ Nombre: e.target.value })} placeholder={t('optional')} />
           </div>
           <div className="screen-form__field">
             <label className="screen-form__label" htmlFor={fieldId('Cliente')}>
-              Cliente
+              {t('client')}
             </label>
-            <InputText id={fieldId('Cliente')} value={values.Cliente} maxLength={150} onChange={(e) => change({ Cliente: e.target.value })} placeholder="Opcional" />
+            <InputText id={fieldId('Cliente')} value={values.Cliente} maxLength={150} onChange={(e) => change({ Cliente: e.target.value })} placeholder={t('optional')} />
           </div>
           <div className="screen-form__field">
             <label className="screen-form__label" htmlFor={fieldId('TarifaId')}>
-              Tarifa <span className="required-mark" aria-hidden="true">*</span>
+              {t('tariff')} <span className="required-mark" aria-hidden="true">*</span>
             </label>
             <Dropdown
               inputId={fieldId('TarifaId')}
@@ -166,7 +176,7 @@ export default function ComparatorWidget() {
               optionValue="Id"
               onChange={(e) => change({ TarifaId: Number(e.value) })}
               loading={tarifas.isPending}
-              placeholder="Selecciona…"
+              placeholder={t('select')}
               aria-required
               aria-describedby={errors.TarifaId ? `${fieldId('TarifaId')}-err` : undefined}
               invalid={!!errors.TarifaId}
@@ -180,11 +190,11 @@ export default function ComparatorWidget() {
           return (
             <fieldset key={row.field} className="comparator-periods" aria-describedby={helpId}>
               <legend className="screen-form__label">
-                {row.legend} <span className="required-mark" aria-hidden="true">*</span>
+                {t(`row.${row.field}`)} <span className="required-mark" aria-hidden="true">*</span>
               </legend>
               {row.help && (
                 <p id={helpId} className="field-help comparator-periods__help">
-                  {row.help}
+                  {t(row.help)}
                 </p>
               )}
               <div className="comparator-periods__inputs">
@@ -199,7 +209,7 @@ export default function ComparatorWidget() {
                         inputId={fieldId(name)}
                         value={(values[row.field] as PorPeriodo)[p]}
                         onValueChange={(e) => setPeriod(row.field, p, e.value ?? null)}
-                        locale="es-ES"
+                        locale={intlLocale(lang)}
                         min={0}
                         minFractionDigits={0}
                         maxFractionDigits={row.digits}
@@ -218,12 +228,12 @@ export default function ComparatorWidget() {
           )
         })}
         <div className="comparator-form__actions">
-          <Button type="submit" label="Comparar" icon="pi pi-calculator" loading={compare.isPending && compare.variables === false} />
+          <Button type="submit" label={t('compare')} icon="pi pi-calculator" loading={compare.isPending && compare.variables === false} />
         </div>
       </form>
       {saved.isFetching && !result && (
         <p className="comparator-muted" aria-busy="true">
-          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando la comparativa guardada…
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('loadingSaved')}
         </p>
       )}
       {result && (

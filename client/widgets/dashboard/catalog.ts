@@ -1,11 +1,13 @@
+import { messageIn } from '../../i18n/i18n'
+import type { Language } from '../../../schemas/i18n'
 import { type Breakpoint, type ItemLimits, type Placement, type StoredLayouts } from './grid-rules'
+import { messages } from './messages'
 
-/** The widgets a user can put on the dashboard. */
+/** The widgets a user can put on the dashboard (their titles: `widgetTitle`, from ./messages.ts). */
 export type WidgetId = 'resumen' | 'altas-mes' | 'situacion' | 'omie' | 'renovaciones'
 
 export interface WidgetDef {
   id: WidgetId
-  title: string
   /** Offered and drawn only for users with this permission. */
   permission?: string
   /** Size limits of its card in grid units (the content needs at least this much room). */
@@ -13,11 +15,11 @@ export interface WidgetDef {
 }
 
 export const CATALOG: readonly WidgetDef[] = [
-  { id: 'resumen', title: 'Resumen', limits: { minW: 2, minH: 1, maxH: 6 } },
-  { id: 'altas-mes', title: 'Altas de contratos por mes', limits: { minW: 2, minH: 2, maxH: 6 } },
-  { id: 'situacion', title: 'Contratos por situación', limits: { minW: 2, minH: 2, maxH: 6 } },
-  { id: 'omie', title: 'Precio OMIE', limits: { minW: 2, minH: 2, maxH: 6 } },
-  { id: 'renovaciones', title: 'Renovaciones pendientes', permission: 'VERRENOVACIONES', limits: { minW: 2, minH: 2, maxH: 6 } },
+  { id: 'resumen', limits: { minW: 2, minH: 1, maxH: 6 } },
+  { id: 'altas-mes', limits: { minW: 2, minH: 2, maxH: 6 } },
+  { id: 'situacion', limits: { minW: 2, minH: 2, maxH: 6 } },
+  { id: 'omie', limits: { minW: 2, minH: 2, maxH: 6 } },
+  { id: 'renovaciones', permission: 'VERRENOVACIONES', limits: { minW: 2, minH: 2, maxH: 6 } },
 ]
 
 type Row = [WidgetId, number, number, number, number]
@@ -64,6 +66,11 @@ export const DEFAULT_LAYOUTS: Record<Breakpoint, Placement[]> = {
 
 export function widgetDef(id: string): WidgetDef | undefined {
   return CATALOG.find((w) => w.id === id)
+}
+
+/** A widget's title (its card heading and its entry in the "Añadir widget" menu), in the given language. */
+export function widgetTitle(id: WidgetId, lang?: Language): string {
+  return messageIn(messages, `widget.${id}`, undefined, lang)
 }
 
 export function limitsOf(id: string): ItemLimits {

@@ -13,7 +13,8 @@ import { PREFERENCES_KEY, usePreference, type Preference } from '../../api/prefe
 import { notifySuccess } from '../../api/toast'
 import { useLoadedManifest } from '../../auth/manifest'
 import { confirm } from '../../renderer/actions/run-action'
-import { allowedWidgets, DEFAULT_LAYOUTS, defaultState, keepAllowed, limitsOf, widgetDef, type WidgetDef, type WidgetId } from './catalog'
+import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import { allowedWidgets, DEFAULT_LAYOUTS, defaultState, keepAllowed, limitsOf, widgetDef, widgetTitle, type WidgetDef, type WidgetId } from './catalog'
 import {
   AUTO_SIZE,
   BREAKPOINT_NAMES,
@@ -49,10 +50,9 @@ import { ContractsPerMonthPanel } from './panels/ContractsPerMonthPanel'
 import { OmiePanel } from './panels/OmiePanel'
 import { RenewalsPanel } from './panels/RenewalsPanel'
 import { SummaryPanel } from './panels/SummaryPanel'
+import { messages } from './messages'
 import './dashboard.css'
 
-const AREA = 'Inicio'
-const SAVE_ERROR = 'No se ha podido guardar la disposición del panel.'
 /** Saves wait this long after the last drag or resize ends (never on every move). */
 export const SAVE_DEBOUNCE_MS = 700
 
@@ -88,8 +88,9 @@ export default function Dashboard() {
 }
 
 function DashboardSkeleton() {
+  const t = useMessages(messages)
   return (
-    <div className="dash" aria-busy="true" aria-label="Cargando el panel">
+    <div className="dash" aria-busy="true" aria-label={t('loading')}>
       <div className="dash-toolbar">
         <Skeleton width="9rem" height="2.5rem" />
         <Skeleton width="9rem" height="2.5rem" />
@@ -105,6 +106,8 @@ function DashboardSkeleton() {
 
 function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: DashboardState; allowed: WidgetDef[]; userId: number | undefined; canSeeRenewals: boolean }) {
   const client = useQueryClient()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const pref = usePreference<unknown>(PREFERENCE_KEY)
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true })
   const bp = breakpointForWidth(width)
@@ -149,7 +152,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
         const upstream = parsePreference((await readStored())?.Valor)
         await prefRef.current.save(buildPreference(widgets, mergeLayouts(upstream?.layouts, stored, changed)))
       } catch (err) {
-        reportError(AREA, err, SAVE_ERROR)
+        reportError(messageIn(messages, 'area'), err, messageIn(messages, 'save.error'))
       }
     })
   }, [readStored])
@@ -220,7 +223,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
   )
 
   const restore = useCallback(async () => {
-    const ok = await confirm('Se recuperará la disposición predeterminada del panel en todos los tamaños de pantalla y se olvidará la guardada.', 'Restablecer el panel')
+    const ok = await confirm(messageIn(messages, 'reset.confirm'), messageIn(messages, 'reset.title'))
     if (!ok) return
     window.clearTimeout(timer.current)
     timer.current = undefined
@@ -233,9 +236,9 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
           await api.delete('/api/usuarios/preference', undefined, { params: { loggedUserId: userId, preferenciaId: stored.Id } })
           await client.invalidateQueries({ queryKey: PREFERENCES_KEY })
         }
-        notifySuccess(AREA, 'Se ha restablecido la disposición predeterminada del panel.')
+        notifySuccess(messageIn(messages, 'area'), messageIn(messages, 'reset.done'))
       } catch (err) {
-        reportError(AREA, err)
+        reportError(messageIn(messages, 'area'), err)
       }
     })
   }, [allowed, client, readStored, userId])
@@ -253,8 +256,8 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
 
   const available = allowed.filter((w) => !state.widgets.includes(w.id))
   const addItems: MenuItem[] = available.length
-    ? available.map((w) => ({ label: w.title, command: () => addWidget(w.id) }))
-    : [{ label: 'Todos los widgets están en el panel', disabled: true }]
+    ? available.map((w) => ({ label: widgetTitle(w.id, lang), command: () => addWidget(w.id) }))
+    : [{ label: t('add.none'), disabled: true }]
 
   const gridConfig = useMemo(() => ({ cols: COLS[bp], rowHeight: ROW_HEIGHT, margin: MARGIN, maxRows: MAX_ROWS }), [bp])
   // A window resized across a breakpoint mid-drag mounts a new grid, which never reports that drag's end.
@@ -262,16 +265,15 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
   const children = useMemo(
     () =>
       state.widgets.map((id) => {
-        const def = widgetDef(id)
         const item = current.find((l) => l.i === id)
         return (
           <section key={id} className="dash-card" data-widget={id} aria-labelledby={`dash-title-${id}`} tabIndex={-1}>
-            <CardContent id={id} title={def?.title ?? id} item={item} cols={COLS[bp]} canSeeRenewals={canSeeRenewals} onRemove={removeWidget} onArrange={arrange} />
+            <CardContent id={id} title={widgetDef(id) ? widgetTitle(id, lang) : id} item={item} cols={COLS[bp]} canSeeRenewals={canSeeRenewals} onRemove={removeWidget} onArrange={arrange} />
           </section>
         )
       }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [state.widgets, current, bp, canSeeRenewals, removeWidget, arrange, moveTick],
+    [state.widgets, current, bp, canSeeRenewals, removeWidget, arrange, moveTick, lang],
   )
 
   const onStart = useCallback(() => setInteracting(true), [])
@@ -286,22 +288,22 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
 
   return (
     <div className="dash">
-      <div className="dash-toolbar" role="group" aria-label="Acciones del panel">
+      <div className="dash-toolbar" role="group" aria-label={t('toolbar')}>
         <Menu model={addItems} popup ref={addMenu} id="dash-add-menu" className="dash-menu" />
         <Button
           id="dash-add"
           type="button"
           icon="pi pi-plus"
-          label="Añadir widget"
+          label={t('add')}
           outlined
           aria-haspopup="menu"
           onClick={(e) => addMenu.current?.toggle(e)}
         />
-        <Button type="button" icon="pi pi-replay" label="Restablecer" text onClick={() => void restore()} />
-        <span className="dash-toolbar__hint">Arrastra un widget por su cabecera y cambia su tamaño desde la esquina inferior derecha.</span>
+        <Button type="button" icon="pi pi-replay" label={t('reset')} text onClick={() => void restore()} />
+        <span className="dash-toolbar__hint">{t('hint')}</span>
       </div>
       <div ref={containerRef} className={`dash-grid${interacting ? ' dash-grid--interacting' : ''}`} data-breakpoint={bp}>
-        {mounted && state.widgets.length === 0 && <p className="dash-empty">No hay widgets en el panel. Añade uno con «Añadir widget».</p>}
+        {mounted && state.widgets.length === 0 && <p className="dash-empty">{t('empty')}</p>}
         {mounted && (
           // One grid per breakpoint (keyed), fed the layout resolved above for the width we measured.
           // react-grid-layout's Responsive keeps a breakpoint of its own, updated an effect later than
@@ -365,6 +367,7 @@ const CardContent = memo(function CardContent({
   onArrange: (id: string, action: ArrangeAction) => void
 }) {
   const menu = useRef<Menu>(null)
+  const t = useMessages(messages)
   const limits = limitsOf(id)
   const body = useRef<HTMLDivElement>(null)
   const seen = useSeen(body)
@@ -376,19 +379,19 @@ const CardContent = memo(function CardContent({
   const h = item?.h ?? 1
   const x = item?.x ?? 0
   const model: MenuItem[] = [
-    { label: 'Mover a la izquierda', icon: 'pi pi-arrow-left', disabled: x <= 0, command: step('left') },
-    { label: 'Mover a la derecha', icon: 'pi pi-arrow-right', disabled: x + w >= cols, command: step('right') },
-    { label: 'Mover arriba', icon: 'pi pi-arrow-up', command: step('up') },
-    { label: 'Mover abajo', icon: 'pi pi-arrow-down', command: step('down') },
+    { label: t('arrange.left'), icon: 'pi pi-arrow-left', disabled: x <= 0, command: step('left') },
+    { label: t('arrange.right'), icon: 'pi pi-arrow-right', disabled: x + w >= cols, command: step('right') },
+    { label: t('arrange.up'), icon: 'pi pi-arrow-up', command: step('up') },
+    { label: t('arrange.down'), icon: 'pi pi-arrow-down', command: step('down') },
     { separator: true },
-    { label: 'Más ancho', icon: 'pi pi-arrows-h', disabled: x + w >= cols || w >= (limits.maxW ?? Infinity), command: step('wider') },
-    { label: 'Más estrecho', icon: 'pi pi-arrows-h', disabled: w <= (limits.minW ?? 1), command: step('narrower') },
-    { label: 'Más alto', icon: 'pi pi-arrows-v', disabled: h >= (limits.maxH ?? Infinity), command: step('taller') },
-    { label: 'Más bajo', icon: 'pi pi-arrows-v', disabled: h <= (limits.minH ?? 1), command: step('shorter') },
+    { label: t('arrange.wider'), icon: 'pi pi-arrows-h', disabled: x + w >= cols || w >= (limits.maxW ?? Infinity), command: step('wider') },
+    { label: t('arrange.narrower'), icon: 'pi pi-arrows-h', disabled: w <= (limits.minW ?? 1), command: step('narrower') },
+    { label: t('arrange.taller'), icon: 'pi pi-arrows-v', disabled: h >= (limits.maxH ?? Infinity), command: step('taller') },
+    { label: t('arrange.shorter'), icon: 'pi pi-arrows-v', disabled: h <= (limits.minH ?? 1), command: step('shorter') },
   ]
   return (
     <>
-      <header className="dash-card__header" title="Arrastra para mover">
+      <header className="dash-card__header" title={t('card.drag')}>
         <i className="pi pi-bars dash-card__grip" aria-hidden="true" />
         <h2 id={`dash-title-${id}`} className="dash-card__title">
           {title}
@@ -402,11 +405,11 @@ const CardContent = memo(function CardContent({
           text
           size="small"
           className="dash-card__action"
-          aria-label={`Organizar ${title}`}
+          aria-label={t('card.arrange', { title })}
           aria-haspopup="menu"
           onClick={(e) => menu.current?.toggle(e)}
         />
-        <Button type="button" icon="pi pi-times" rounded text size="small" className="dash-card__action" aria-label={`Quitar ${title}`} onClick={() => onRemove(id)} />
+        <Button type="button" icon="pi pi-times" rounded text size="small" className="dash-card__action" aria-label={t('card.remove', { title })} onClick={() => onRemove(id)} />
       </header>
       <div className="dash-card__body" ref={body}>
         {seen ? <WidgetBody id={id} canSeeRenewals={canSeeRenewals} /> : <div className="dash-panel-loading" aria-hidden="true" />}

@@ -3,6 +3,10 @@ import { Calendar } from 'primereact/calendar'
 import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { useId, useState, type FormEvent } from 'react'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { formatDate } from '../../renderer/format'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type Modalidad, type PriceParams } from './prices-logic'
 
 export interface Tarifa {
@@ -20,45 +24,45 @@ const toDate = (day: string) => {
 const fromDate = (date: Date | null | undefined) =>
   date ? `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}` : ''
 
-const MODALIDADES: { value: Modalidad; label: string }[] = [
-  { value: 'sin_impuestos', label: 'Sin impuestos' },
-  { value: 'con_impuestos', label: 'Con impuestos' },
-]
-
-const QUICK: { key: Parameters<typeof quickRange>[0]; label: string }[] = [
-  { key: 'dia', label: 'Último día' },
-  { key: '7d', label: '7 días' },
-  { key: '30d', label: '30 días' },
-  { key: '12m', label: '12 meses' },
-  { key: 'anio', label: 'Este año' },
-]
+/** Quick ranges, in order (labels: `params.quick.<key>` of ./messages.ts). */
+const QUICK: Parameters<typeof quickRange>[0][] = ['dia', '7d', '30d', '12m', 'anio']
 
 /** Range, tariff, modality and fee; applied together (and kept in the URL) with "Ver precios". */
 export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { params: PriceParams; lastDay: string; tarifas: Tarifa[]; defaultFee: number | null; onApply: (p: PriceParams) => void }) {
   const id = useId()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const [draft, setDraft] = useState(params)
-  const [error, setError] = useState<string | null>(null)
+  // The range that failed the check, kept rather than its message so the message follows a language switch.
+  const [rejected, setRejected] = useState<{ desde: string; hasta: string } | null>(null)
+  const error = rejected ? rangeError(rejected.desde, rejected.hasta, lastDay) : null
   const set = (patch: Partial<PriceParams>) => setDraft((d) => ({ ...d, ...patch }))
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
     const problem = rangeError(draft.desde, draft.hasta, lastDay)
-    setError(problem)
+    setRejected(problem ? { desde: draft.desde, hasta: draft.hasta } : null)
     if (!problem) onApply(draft)
   }
   const quick = (key: Parameters<typeof quickRange>[0]) => {
     const r = quickRange(key, lastDay)
-    setError(null)
+    setRejected(null)
     onApply({ ...draft, ...r })
   }
+  // Spanish dd/mm/yy, English mm/dd/yy (spec §9); numbers typed the language's way.
+  const dateFormat = lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'
+  const modalidades: { value: Modalidad; label: string }[] = [
+    { value: 'sin_impuestos', label: t('params.withoutTaxes') },
+    { value: 'con_impuestos', label: t('params.withTaxes') },
+  ]
 
   const errId = `${id}-err`
   return (
-    <form className="card prices-params" onSubmit={submit} aria-label="Parámetros del histórico">
+    <form className="card prices-params" onSubmit={submit} aria-label={t('params.label')}>
       <div className="prices-params__fields">
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-desde`}>
-            Desde
+            {t('params.from')}
           </label>
           <Calendar
             inputId={`${id}-desde`}
@@ -66,7 +70,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             onChange={(e) => set({ desde: fromDate(e.value as Date | null) })}
             minDate={toDate(SERIES_START)}
             maxDate={toDate(lastDay)}
-            dateFormat="dd/mm/yy"
+            dateFormat={dateFormat}
             showIcon
             aria-describedby={error ? errId : undefined}
             invalid={!!error}
@@ -74,7 +78,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
         </div>
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-hasta`}>
-            Hasta
+            {t('params.to')}
           </label>
           <Calendar
             inputId={`${id}-hasta`}
@@ -82,7 +86,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             onChange={(e) => set({ hasta: fromDate(e.value as Date | null) })}
             minDate={toDate(SERIES_START)}
             maxDate={toDate(lastDay)}
-            dateFormat="dd/mm/yy"
+            dateFormat={dateFormat}
             showIcon
             aria-describedby={error ? errId : undefined}
             invalid={!!error}
@@ -90,7 +94,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
         </div>
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-tarifa`}>
-            Tarifa
+            {t('params.tariff')}
           </label>
           <Dropdown
             inputId={`${id}-tarifa`}
@@ -99,31 +103,31 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             optionLabel="Codigo"
             optionValue="Id"
             onChange={(e) => set({ tarifa: Number(e.value) })}
-            placeholder={tarifas.length ? 'Selecciona…' : `Tarifa ${draft.tarifa}`}
-            emptyMessage="Sin opciones"
+            placeholder={tarifas.length ? t('params.select') : t('params.tariffN', { n: draft.tarifa })}
+            emptyMessage={t('params.noOptions')}
           />
         </div>
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-modalidad`}>
-            Modalidad
+            {t('params.modality')}
           </label>
           <Dropdown
             inputId={`${id}-modalidad`}
             value={draft.modalidad}
-            options={MODALIDADES}
+            options={modalidades}
             optionLabel="label"
             optionValue="value"
             onChange={(e) => set({ modalidad: e.value as Modalidad })}
-            placeholder="Selecciona…"
+            placeholder={t('params.select')}
             aria-describedby={`${id}-modalidad-help`}
           />
           <small id={`${id}-modalidad-help`} className="field-help">
-            Con impuestos: impuesto eléctrico (5,11 %) e IVA (21 %).
+            {t('params.modality.help')}
           </small>
         </div>
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-fee`}>
-            Fee (€/MWh)
+            {t('params.fee')}
           </label>
           <InputNumber
             inputId={`${id}-fee`}
@@ -133,16 +137,16 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             max={FEE_MAX}
             minFractionDigits={0}
             maxFractionDigits={2}
-            locale="es-ES"
-            placeholder={defaultFee !== null ? `Por defecto (${String(defaultFee).replace('.', ',')})` : 'Por defecto'}
+            locale={intlLocale(lang)}
+            placeholder={defaultFee !== null ? t('params.fee.defaultValue', { n: lang === 'en' ? String(defaultFee) : String(defaultFee).replace('.', ',') }) : t('params.fee.default')}
             aria-describedby={`${id}-fee-help`}
           />
           <small id={`${id}-fee-help`} className="field-help">
-            Entre {FEE_MIN} y {FEE_MAX} €/MWh, sumado al precio de mercado. Vacío: el de la oferta.
+            {t('params.fee.help', { min: FEE_MIN, max: FEE_MAX })}
           </small>
         </div>
         <div className="prices-params__submit">
-          <Button type="submit" label="Ver precios" icon="pi pi-refresh" />
+          <Button type="submit" label={t('params.submit')} icon="pi pi-refresh" />
         </div>
       </div>
       {error && (
@@ -150,14 +154,14 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
           {error}
         </p>
       )}
-      <div className="prices-quick" role="group" aria-label="Intervalos rápidos">
+      <div className="prices-quick" role="group" aria-label={t('params.quick')}>
         <span className="prices-quick__label" aria-hidden="true">
-          Intervalo:
+          {t('params.quick.label')}
         </span>
         {QUICK.map((q) => (
-          <Button key={q.key} type="button" size="small" outlined label={q.label} onClick={() => quick(q.key)} />
+          <Button key={q} type="button" size="small" outlined label={t(`params.quick.${q}`)} onClick={() => quick(q)} />
         ))}
-        <span className="prices-quick__note">Precios hasta el {lastDay.split('-').reverse().join('/')}.</span>
+        <span className="prices-quick__note">{t('params.lastDay', { date: formatDate(lastDay) })}</span>
       </div>
     </form>
   )

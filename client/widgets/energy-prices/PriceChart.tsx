@@ -1,12 +1,14 @@
 import type { Chart as ChartJS, ChartDataset } from 'chart.js'
-import { es } from 'date-fns/locale'
+import { enUS, es } from 'date-fns/locale'
 import { Button } from 'primereact/button'
 import { useMemo, useRef, type ReactNode } from 'react'
 import { Line } from 'react-chartjs-2'
 import { useTheme } from '../../app/theme'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { ChartFrame, type ChartTable } from '../shared/ChartFrame'
 import { baseOptions, formatNumber } from '../shared/charts'
 import { ZOOM_OPTIONS } from '../shared/charts-zoom'
+import { messages } from './messages'
 
 export interface PriceChartProps {
   title: string
@@ -29,6 +31,8 @@ export interface PriceChartProps {
 /** One price series over time: zoomable line chart with hover values, a data table and an export. */
 export function PriceChart(props: PriceChartProps) {
   const { dark } = useTheme()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const ref = useRef<ChartJS<'line'>>(null)
   const { unit, digits, timeUnit, tooltipFormat, legend = true } = props
   // Few points (a short daily range): show them, a lone value would otherwise be invisible.
@@ -58,8 +62,9 @@ export function PriceChart(props: PriceChartProps) {
         x: {
           ...base.scales.x,
           type: 'time' as const,
-          adapters: { date: { locale: es } },
-          time: { unit: timeUnit, tooltipFormat, displayFormats: { hour: 'HH:mm', day: 'd MMM', week: 'd MMM', month: 'MMM yyyy' } },
+          // Month names and day-month order of the time axis follow the language.
+          adapters: { date: { locale: lang === 'en' ? enUS : es } },
+          time: { unit: timeUnit, tooltipFormat, displayFormats: { hour: 'HH:mm', day: lang === 'en' ? 'MMM d' : 'd MMM', week: lang === 'en' ? 'MMM d' : 'd MMM', month: 'MMM yyyy' } },
           ticks: { ...base.scales.x.ticks, maxRotation: 0, autoSkip: true, autoSkipPadding: 12 },
         },
         y: {
@@ -69,14 +74,14 @@ export function PriceChart(props: PriceChartProps) {
         },
       },
     }
-    // Theme colours are read when the options are built: rebuild on a light/dark switch.
+    // Theme colours and the language's formats are read when the options are built: rebuild on a switch.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [unit, digits, timeUnit, tooltipFormat, legend, pointRadius, dark])
+  }, [unit, digits, timeUnit, tooltipFormat, legend, pointRadius, dark, lang])
 
   const actions = (
     <>
-      <Button type="button" size="small" text icon="pi pi-search-minus" label="Restablecer zoom" disabled={props.state !== 'ready'} onClick={() => ref.current?.resetZoom()} />
-      <Button type="button" size="small" text icon="pi pi-file-excel" label="Exportar" loading={props.exporting} disabled={props.state === 'loading'} onClick={props.onExport} />
+      <Button type="button" size="small" text icon="pi pi-search-minus" label={t('chart.resetZoom')} disabled={props.state !== 'ready'} onClick={() => ref.current?.resetZoom()} />
+      <Button type="button" size="small" text icon="pi pi-file-excel" label={t('chart.export')} loading={props.exporting} disabled={props.state === 'loading'} onClick={props.onExport} />
     </>
   )
 
@@ -95,14 +100,14 @@ export function PriceChart(props: PriceChartProps) {
           <div className="prices-chart__placeholder" style={{ height: 320 }}>
             {props.state === 'loading' && (
               <span>
-                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando…
+                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('loading')}
               </span>
             )}
-            {props.state === 'empty' && <span>No hay datos en este intervalo.</span>}
+            {props.state === 'empty' && <span>{t('chart.empty')}</span>}
             {props.state === 'error' && (
               <span className="prices-chart__error" role="alert">
                 <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {props.errorText}
-                <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={props.onRetry} />
+                <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('chart.retry')} onClick={props.onRetry} />
               </span>
             )}
           </div>

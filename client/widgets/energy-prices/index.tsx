@@ -3,6 +3,8 @@ import { useMemo, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { formatDate } from '../../renderer/format'
 import { PERIOD_COLORS, seriesColors, formatNumber } from '../shared/charts'
 import { ParamsForm, type Tarifa } from './ParamsForm'
 import { PriceChart } from './PriceChart'
@@ -10,9 +12,9 @@ import {
   daysBetween,
   indexPeriods,
   localTime,
-  MESSAGES,
   readParams,
-  RESOLUTION_LABEL,
+  resolutionLabel,
+  seriesError,
   timeAxisFor,
   writeParams,
   type ExcedentesAnswer,
@@ -21,6 +23,7 @@ import {
   type PriceParams,
   type Serie,
 } from './prices-logic'
+import { messages } from './messages'
 import './energy-prices.css'
 
 /** Today in Madrid, in case the last day with prices cannot be asked. */
@@ -29,7 +32,8 @@ function madridToday(): string {
 }
 
 const PERIOD_INDEX: Record<string, number> = { P1: 0, P2: 1, P3: 2, P4: 3, P5: 4, P6: 5 }
-const dmy = (d: string) => d.slice(0, 10).split('-').reverse().join('/')
+/** A day of the series in the language's date format (dd/mm/yyyy, mm/dd/yyyy). */
+const dmy = (d: string) => formatDate(d.slice(0, 10))
 
 /**
  * Energy price history: the indexed offer's closing-price index per period, the surplus
@@ -37,6 +41,7 @@ const dmy = (d: string) => d.slice(0, 10).split('-').reverse().join('/')
  * in the URL.
  */
 export default function EnergyPricesWidget() {
+  const t = useMessages(messages)
   // Failures are toasted with the endpoint catalogue's area and message for each call (spec §8).
   const last = useQuery({
     queryKey: ['energia', 'ultima-fecha'],
@@ -53,7 +58,7 @@ export default function EnergyPricesWidget() {
   if (last.isPending) {
     return (
       <div className="prices-loading" aria-busy="true">
-        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Cargando…
+        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('loading')}
       </div>
     )
   }
@@ -63,6 +68,8 @@ export default function EnergyPricesWidget() {
 
 function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }) {
   const [search, setSearch] = useSearchParams()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const params = readParams(search, lastDay)
   const apply = (p: PriceParams) => setSearch(writeParams(p))
   const tarifa = tarifas.find((t) => t.Id === params.tarifa)
@@ -104,9 +111,9 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
   }
 
   const colors = seriesColors()
-  const rangeText = params.desde === params.hasta ? `el ${dmy(params.desde)}` : `del ${dmy(params.desde)} al ${dmy(params.hasta)}`
-  const tariffText = tarifa?.Codigo ?? `tarifa ${params.tarifa}`
-  const modalityText = params.modalidad === 'con_impuestos' ? 'con impuestos' : 'sin impuestos'
+  const rangeText = params.desde === params.hasta ? t('text.day', { date: dmy(params.desde) }) : t('text.range', { from: dmy(params.desde), to: dmy(params.hasta) })
+  const tariffText = tarifa?.Codigo ?? t('text.tariff', { n: params.tarifa })
+  const modalityText = params.modalidad === 'con_impuestos' ? t('text.withTaxes') : t('text.withoutTaxes')
 
   // ── closing-price index ────────────────────────────────────────────
   const indexView = useMemo(() => {
@@ -114,7 +121,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
     const periods = indexPeriods(puntos)
     const datasets = [
       {
-        label: 'Media del día',
+        label: t('index.mean'),
         data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioMedioKwh })),
         borderColor: colors[0],
         backgroundColor: colors[0],
@@ -131,27 +138,34 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
     ]
     const avg = puntos.length ? puntos.reduce((s, p) => s + p.PrecioMedioKwh, 0) / puntos.length : 0
     const summary = puntos.length
-      ? `Precio de cierre index ${tariffText} ${modalityText}, fee ${formatNumber(index.data?.FeeMwh ?? 0, 2)} €/MWh, ${rangeText}: media ${formatNumber(avg, 4)} €/kWh; por periodos ${periods
-          .map((per) => {
-            const vals = puntos.map((p) => p.PorPeriodo?.[per]).filter((v): v is number => typeof v === 'number')
-            return `${per} ${formatNumber(vals.reduce((s, v) => s + v, 0) / (vals.length || 1), 4)}`
-          })
-          .join(', ')} €/kWh.`
+      ? t('index.summary', {
+          tariff: tariffText,
+          modality: modalityText,
+          fee: formatNumber(index.data?.FeeMwh ?? 0, 2),
+          range: rangeText,
+          mean: formatNumber(avg, 4),
+          periods: periods
+            .map((per) => {
+              const vals = puntos.map((p) => p.PorPeriodo?.[per]).filter((v): v is number => typeof v === 'number')
+              return `${per} ${formatNumber(vals.reduce((s, v) => s + v, 0) / (vals.length || 1), 4)}`
+            })
+            .join(', '),
+        })
       : ''
     const table = {
-      columns: ['Fecha', 'Media (€/kWh)', ...periods.map((p) => `${p} (€/kWh)`)],
+      columns: [t('col.date'), t('col.mean'), ...periods.map((p) => `${p} (€/kWh)`)],
       rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioMedioKwh, ...periods.map((per) => p.PorPeriodo?.[per] ?? '—')]),
     }
     return { datasets, summary, table, count: puntos.length }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [index.data, rangeText, tariffText, modalityText])
+  }, [index.data, rangeText, tariffText, modalityText, lang])
 
   // ── surplus compensation ───────────────────────────────────────────
   const surplusView = useMemo(() => {
     const puntos = excedentes.data?.Puntos ?? []
     const datasets = [
       {
-        label: 'Compensación de excedentes',
+        label: t('surplus.series'),
         data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioKwh })),
         borderColor: colors[2],
         backgroundColor: `${colors[2]}33`,
@@ -160,12 +174,17 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
     ]
     const vals = puntos.map((p) => p.PrecioKwh)
     const summary = vals.length
-      ? `Precio de compensación de excedentes ${rangeText}: media ${formatNumber(vals.reduce((s, v) => s + v, 0) / vals.length, 4)} €/kWh, mínimo ${formatNumber(Math.min(...vals), 4)}, máximo ${formatNumber(Math.max(...vals), 4)}.`
+      ? t('surplus.summary', {
+          range: rangeText,
+          mean: formatNumber(vals.reduce((s, v) => s + v, 0) / vals.length, 4),
+          min: formatNumber(Math.min(...vals), 4),
+          max: formatNumber(Math.max(...vals), 4),
+        })
       : ''
-    const table = { columns: ['Fecha', 'Precio (€/kWh)'], rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioKwh]) }
+    const table = { columns: [t('col.date'), t('col.priceKwh')], rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioKwh]) }
     return { datasets, summary, table, count: puntos.length }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [excedentes.data, rangeText])
+  }, [excedentes.data, rangeText, lang])
 
   // ── OMIE ───────────────────────────────────────────────────────────
   const omieView = useMemo(() => {
@@ -174,7 +193,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
     const native = a?.Resolucion !== 'diaria'
     const datasets = [
       {
-        label: native ? 'Precio OMIE' : 'Precio OMIE (media diaria)',
+        label: native ? t('omie.series') : t('omie.series.daily'),
         data: puntos.map((p) => ({ x: localTime(p.Fecha), y: p.PrecioMwh })),
         borderColor: colors[1],
         backgroundColor: colors[1],
@@ -184,22 +203,31 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       },
     ]
     const r = a?.Resumen
-    const summary = a && r ? `Precio del mercado diario OMIE ${rangeText}, resolución ${RESOLUTION_LABEL[a.Resolucion]}: media ${formatNumber(r.MediaMwh, 2)} €/MWh, mínimo ${formatNumber(r.MinimoMwh, 2)}, máximo ${formatNumber(r.MaximoMwh, 2)}.` : ''
+    const summary =
+      a && r
+        ? t('omie.summary', {
+            range: rangeText,
+            resolution: resolutionLabel(a.Resolucion, lang),
+            mean: formatNumber(r.MediaMwh, 2),
+            min: formatNumber(r.MinimoMwh, 2),
+            max: formatNumber(r.MaximoMwh, 2),
+          })
+        : ''
     const when = (f: string) => (f.length > 10 ? `${dmy(f)} ${f.slice(11, 16)}` : dmy(f))
-    const table = { columns: [native ? 'Fecha y hora' : 'Fecha', 'Precio (€/MWh)'], rows: puntos.map((p) => [when(p.Fecha), p.PrecioMwh]) }
-    return { datasets, summary, table, count: puntos.length, axis: timeAxisFor(a?.Resolucion ?? 'diaria', days) }
+    const table = { columns: [native ? t('col.dateTime') : t('col.date'), t('col.priceMwh')], rows: puntos.map((p) => [when(p.Fecha), p.PrecioMwh]) }
+    return { datasets, summary, table, count: puntos.length, axis: timeAxisFor(a?.Resolucion ?? 'diaria', days, lang) }
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [omie.data, rangeText, days])
+  }, [omie.data, rangeText, days, lang])
 
   const stateOf = (q: { isPending: boolean; isError: boolean; isFetching: boolean }, count: number) =>
     q.isError ? ('error' as const) : q.isPending ? ('loading' as const) : count === 0 ? ('empty' as const) : ('ready' as const)
-  const dayAxis = timeAxisFor('diaria', days)
+  const dayAxis = timeAxisFor('diaria', days, lang)
 
   return (
     <div className="energy-prices">
       <ParamsForm key={search.toString()} params={params} lastDay={lastDay} tarifas={tarifas} defaultFee={params.fee === null ? (index.data?.FeeMwh ?? null) : null} onApply={apply} />
       <PriceChart
-        title="Precio de cierre index (€/kWh)"
+        title={t('index.title')}
         summary={indexView.summary}
         table={indexView.table}
         datasets={indexView.datasets}
@@ -208,7 +236,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
         timeUnit={dayAxis.unit}
         tooltipFormat={dayAxis.tooltipFormat}
         state={stateOf(index, indexView.count)}
-        errorText={MESSAGES.index}
+        errorText={seriesError('index', lang)}
         exporting={exporting === 'index'}
         onExport={() => void doExport('index')}
         onRetry={() => void index.refetch()}
@@ -216,7 +244,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
         {index.data && <IndexNotes answer={index.data} />}
       </PriceChart>
       <PriceChart
-        title="Compensación de excedentes (€/kWh)"
+        title={t('surplus.title')}
         summary={surplusView.summary}
         table={surplusView.table}
         datasets={surplusView.datasets}
@@ -225,7 +253,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
         timeUnit={dayAxis.unit}
         tooltipFormat={dayAxis.tooltipFormat}
         state={stateOf(excedentes, surplusView.count)}
-        errorText={MESSAGES.excedentes}
+        errorText={seriesError('excedentes', lang)}
         exporting={exporting === 'excedentes'}
         onExport={() => void doExport('excedentes')}
         onRetry={() => void excedentes.refetch()}
@@ -233,12 +261,12 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       >
         {excedentes.data?.Formula && (
           <p className="prices-formula">
-            <strong>Fórmula:</strong> {excedentes.data.Formula}
+            <strong>{t('formula')}</strong> {excedentes.data.Formula}
           </p>
         )}
       </PriceChart>
       <PriceChart
-        title="Precio del mercado diario OMIE (€/MWh)"
+        title={t('omie.title')}
         summary={omieView.summary}
         table={omieView.table}
         datasets={omieView.datasets}
@@ -247,7 +275,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
         timeUnit={omieView.axis.unit}
         tooltipFormat={omieView.axis.tooltipFormat}
         state={stateOf(omie, omieView.count)}
-        errorText={MESSAGES.omie}
+        errorText={seriesError('omie', lang)}
         exporting={exporting === 'omie'}
         onExport={() => void doExport('omie')}
         onRetry={() => void omie.refetch()}
@@ -256,19 +284,19 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
         {omie.data && (
           <dl className="prices-stats">
             <div>
-              <dt>Resolución</dt>
-              <dd>{RESOLUTION_LABEL[omie.data.Resolucion]}</dd>
+              <dt>{t('resolution')}</dt>
+              <dd>{resolutionLabel(omie.data.Resolucion, lang)}</dd>
             </div>
             <div>
-              <dt>Media</dt>
+              <dt>{t('mean')}</dt>
               <dd>{formatNumber(omie.data.Resumen.MediaMwh, 2)} €/MWh</dd>
             </div>
             <div>
-              <dt>Mínimo</dt>
+              <dt>{t('min')}</dt>
               <dd>{formatNumber(omie.data.Resumen.MinimoMwh, 2)} €/MWh</dd>
             </div>
             <div>
-              <dt>Máximo</dt>
+              <dt>{t('max')}</dt>
               <dd>{formatNumber(omie.data.Resumen.MaximoMwh, 2)} €/MWh</dd>
             </div>
           </dl>
@@ -278,29 +306,32 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
   )
 }
 
-const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'Perdidas'; label: string; digits: number; pct?: boolean }[] = [
-  { key: 'PeajesKwh', label: 'Peaje de acceso (€/kWh)', digits: 6 },
-  { key: 'CargosKwh', label: 'Cargos (€/kWh)', digits: 6 },
-  { key: 'Perdidas', label: 'Pérdidas', digits: 2, pct: true },
+/** Rows of the coefficients table (labels: `coef.<key>` of ./messages.ts). */
+const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'Perdidas'; digits: number; pct?: boolean }[] = [
+  { key: 'PeajesKwh', digits: 6 },
+  { key: 'CargosKwh', digits: 6 },
+  { key: 'Perdidas', digits: 2, pct: true },
 ]
 
 /** The fee applied, the formula and the tariff's coefficients the index was built with. */
 function IndexNotes({ answer }: { answer: IndexAnswer }) {
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const coef = answer.Coeficientes
   const periods = (['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const).filter((p) => COEF_ROWS.some((r) => typeof coef?.[r.key]?.[p] === 'number'))
   return (
     <div className="prices-notes">
       <p className="prices-formula">
-        <strong>Fee aplicado:</strong> {formatNumber(answer.FeeMwh, 2)} €/MWh. <strong>Fórmula:</strong> {answer.Formula}
+        <strong>{t('notes.fee')}</strong> {formatNumber(answer.FeeMwh, 2)} €/MWh. <strong>{t('formula')}</strong> {answer.Formula}
       </p>
       {coef && periods.length > 0 && (
         <details className="prices-coef">
-          <summary>Coeficientes de la tarifa {answer.Tarifa}</summary>
+          <summary>{t('notes.coef', { tariff: answer.Tarifa })}</summary>
           <table className="simple-table">
-            <caption className="p-sr-only">Peajes, cargos y pérdidas por periodo</caption>
+            <caption className="p-sr-only">{t('notes.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Concepto</th>
+                <th scope="col">{t('notes.concept')}</th>
                 {periods.map((p) => (
                   <th key={p} scope="col">
                     {p}
@@ -311,10 +342,10 @@ function IndexNotes({ answer }: { answer: IndexAnswer }) {
             <tbody>
               {COEF_ROWS.map((r) => (
                 <tr key={r.key}>
-                  <th scope="row">{r.label}</th>
+                  <th scope="row">{t(`coef.${r.key}`)}</th>
                   {periods.map((p) => {
                     const v = coef[r.key]?.[p]
-                    return <td key={p}>{typeof v === 'number' ? (r.pct ? `${formatNumber(v * 100, r.digits)} %` : formatNumber(v, r.digits)) : '—'}</td>
+                    return <td key={p}>{typeof v === 'number' ? (r.pct ? `${formatNumber(v * 100, r.digits)}${lang === 'en' ? '%' : ' %'}` : formatNumber(v, r.digits)) : '—'}</td>
                   })}
                 </tr>
               ))}

@@ -1,6 +1,12 @@
+import { getLanguage, messageIn } from '../../i18n/i18n'
+import { formatDate } from '../../renderer/format'
+import type { Language } from '../../../schemas/i18n'
+import { messages } from './messages'
+
 /**
  * Pure helpers of the energy-price history (no React): dates as Madrid local days
- * (`YYYY-MM-DD`), the default range, the URL parameters and the series shapes.
+ * (`YYYY-MM-DD`), the default range, the URL parameters and the series shapes. Texts are in
+ * the current language (./messages.ts).
  */
 
 export const SERIES_START = '2023-01-01'
@@ -14,11 +20,9 @@ export type Modalidad = 'sin_impuestos' | 'con_impuestos'
 export type Serie = 'omie' | 'index' | 'excedentes'
 
 /** What a chart says in place when its series failed (the toast's area and message are the endpoint catalogue's). */
-export const MESSAGES = {
-  omie: 'No se han podido obtener los datos de OMIE.',
-  index: 'Ha ocurrido un error al obtener el historico de cierre index.',
-  excedentes: 'Ha ocurrido un error al obtener los excedentes.',
-} as const
+export function seriesError(serie: Serie, lang?: Language): string {
+  return messageIn(messages, `error.${serie}`, undefined, lang)
+}
 
 const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
 export type Period = (typeof PERIODS)[number]
@@ -136,13 +140,13 @@ export function writeParams(p: PriceParams): URLSearchParams {
   return out
 }
 
-/** What is wrong with a range, in Spanish; null when it can be asked. */
+/** What is wrong with a range, in the current language; null when it can be asked. */
 export function rangeError(desde: string, hasta: string, lastDay: string): string | null {
-  if (!isDay(desde) || !isDay(hasta)) return 'Indica las dos fechas.'
-  if (desde > hasta) return 'La fecha de inicio no puede ser posterior a la final.'
-  if (desde < SERIES_START) return 'Hay precios desde el 01/01/2023.'
-  if (hasta > lastDay) return `Hay precios hasta el ${lastDay.split('-').reverse().join('/')}.`
-  if (daysBetween(desde, hasta) + 1 > MAX_RANGE_DAYS) return 'El intervalo no puede superar 4 años.'
+  if (!isDay(desde) || !isDay(hasta)) return messageIn(messages, 'range.bothDates')
+  if (desde > hasta) return messageIn(messages, 'range.order')
+  if (desde < SERIES_START) return messageIn(messages, 'range.from', { date: formatDate(SERIES_START) })
+  if (hasta > lastDay) return messageIn(messages, 'range.to', { date: formatDate(lastDay) })
+  if (daysBetween(desde, hasta) + 1 > MAX_RANGE_DAYS) return messageIn(messages, 'range.tooLong')
   return null
 }
 
@@ -158,16 +162,15 @@ export function indexPeriods(puntos: IndexAnswer['Puntos']): Period[] {
   return PERIODS.filter((p) => puntos.some((pt) => typeof pt.PorPeriodo?.[p] === 'number'))
 }
 
-export const RESOLUTION_LABEL: Record<OmieAnswer['Resolucion'], string> = {
-  cuartohoraria: 'cuartohoraria (96 precios al día)',
-  horaria: 'horaria (24 precios al día)',
-  diaria: 'media diaria',
+export function resolutionLabel(resolucion: OmieAnswer['Resolucion'], lang?: Language): string {
+  return messageIn(messages, `resolution.${resolucion}`, undefined, lang)
 }
 
-/** Chart.js time unit and tooltip format for a resolution. */
-export function timeAxisFor(resolucion: OmieAnswer['Resolucion'], days: number): { unit: 'hour' | 'day' | 'week' | 'month'; tooltipFormat: string } {
-  if (resolucion === 'diaria') return { unit: days > 400 ? 'month' : days > 90 ? 'week' : 'day', tooltipFormat: 'dd/MM/yyyy' }
-  return { unit: days > 1 ? 'day' : 'hour', tooltipFormat: 'dd/MM/yyyy HH:mm' }
+/** Chart.js time unit and tooltip format (date-fns) for a resolution: dd/MM/yyyy in Spanish, MM/dd/yyyy in English. */
+export function timeAxisFor(resolucion: OmieAnswer['Resolucion'], days: number, lang: Language = getLanguage()): { unit: 'hour' | 'day' | 'week' | 'month'; tooltipFormat: string } {
+  const date = lang === 'en' ? 'MM/dd/yyyy' : 'dd/MM/yyyy'
+  if (resolucion === 'diaria') return { unit: days > 400 ? 'month' : days > 90 ? 'week' : 'day', tooltipFormat: date }
+  return { unit: days > 1 ? 'day' : 'hour', tooltipFormat: `${date} HH:mm` }
 }
 
 /** min/mean/max of numbers (for summaries when the answer has none). */

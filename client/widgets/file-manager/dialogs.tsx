@@ -4,6 +4,8 @@ import { InputText } from 'primereact/inputtext'
 import { Tree, type TreeExpandedKeysType } from 'primereact/tree'
 import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
 import { useEffect, useState, type FormEvent } from 'react'
+import { useMessages } from '../../i18n/i18n'
+import { messages } from './messages'
 import { folderNameError, ROOT_ID, type TreeItem } from './model'
 
 const BREAKPOINTS = { '960px': '60vw', '641px': '95vw' }
@@ -26,6 +28,7 @@ export function FolderTree({
   label: string
   disabledIds?: number[]
 }) {
+  const t = useMessages(messages)
   return (
     <Tree
       value={nodes as unknown as PrimeTreeNode[]}
@@ -38,7 +41,7 @@ export function FolderTree({
       onToggle={(e) => onToggle(e.value)}
       ariaLabel={label}
       // PrimeReact's fold buttons have no name of their own (axe: button-name).
-      pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? 'Plegar carpeta' : 'Desplegar carpeta' }) }}
+      pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
       className="files__tree-control"
       nodeTemplate={(n) => {
         const item = n as unknown as TreeItem
@@ -74,18 +77,22 @@ export function NameDialog({
   onSubmit: (name: string) => void
   onHide: () => void
 }) {
+  const t = useMessages(messages)
   const [name, setName] = useState(initial)
-  const [error, setError] = useState<string | null>(null)
+  // Whether the name was refused; the message itself is worked out on render, so it follows a language switch.
+  const [refused, setRefused] = useState(false)
+  const problemOf = (value: string) => folderNameError(value, siblings.filter((s) => s.toLowerCase() !== initial.trim().toLowerCase()))
+  const error = refused ? problemOf(name) : null
   useEffect(() => {
     if (visible) {
       setName(initial)
-      setError(null)
+      setRefused(false)
     }
   }, [visible, initial])
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    const problem = folderNameError(name, siblings.filter((s) => s.toLowerCase() !== initial.trim().toLowerCase()))
-    setError(problem)
+    const problem = problemOf(name)
+    setRefused(!!problem)
     if (problem) return
     if (name.trim() === initial.trim() && initial) {
       onHide()
@@ -98,7 +105,7 @@ export function NameDialog({
       <form className="screen-form" onSubmit={submit} noValidate>
         <div className="screen-form__field">
           <label htmlFor="files-folder-name" className="screen-form__label">
-            Nombre de la carpeta
+            {t('name.label')}
           </label>
           <InputText
             id="files-folder-name"
@@ -107,7 +114,7 @@ export function NameDialog({
             maxLength={120}
             onChange={(e) => {
               setName(e.target.value)
-              if (error) setError(null)
+              if (refused) setRefused(false)
             }}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? 'files-folder-name-error files-folder-name-help' : 'files-folder-name-help'}
@@ -120,11 +127,11 @@ export function NameDialog({
             </small>
           )}
           <small id="files-folder-name-help" className="field-help">
-            Hasta 100 caracteres, sin / \ : * ? " &lt; &gt; |. No puede repetirse en la misma carpeta.
+            {t('name.help')}
           </small>
         </div>
         <div className="dialog-actions">
-          <Button type="button" label="Cancelar" text onClick={onHide} />
+          <Button type="button" label={t('cancel')} text onClick={onHide} />
           <Button type="submit" label={submitLabel} icon="pi pi-check" loading={busy} />
         </div>
       </form>
@@ -154,6 +161,7 @@ export function MoveDialog({
   onHide: () => void
   expandedInitial: TreeExpandedKeysType
 }) {
+  const t = useMessages(messages)
   const [target, setTarget] = useState<number | null>(null)
   const [expanded, setExpanded] = useState<TreeExpandedKeysType>(expandedInitial)
   useEffect(() => {
@@ -162,19 +170,19 @@ export function MoveDialog({
       setExpanded(expandedInitial)
     }
   }, [visible, expandedInitial])
-  const title = `Mover ${fileCount} ${fileCount === 1 ? 'archivo' : 'archivos'}`
+  const title = t(fileCount === 1 ? 'move.title.one' : 'move.title.other', { n: fileCount })
   return (
     <Dialog header={title} visible={visible} onHide={onHide} style={{ width: '30rem' }} breakpoints={BREAKPOINTS} modal draggable={false} className="files-dialog">
       <p id="files-move-help" className="files__dialog-text">
-        Elige la carpeta de destino. Si ya hay un archivo con el mismo nombre, el que mueves se renombra («nombre (2)»).
-        {folderCount > 0 && ' Las carpetas seleccionadas no se mueven: solo los archivos.'}
+        {t('move.help')}
+        {folderCount > 0 && ` ${t('move.foldersStay')}`}
       </p>
       <div className="files__move-tree">
-        <FolderTree nodes={nodes} selectedId={target} onSelect={setTarget} expanded={expanded} onToggle={setExpanded} label="Carpeta de destino" disabledIds={[currentId]} />
+        <FolderTree nodes={nodes} selectedId={target} onSelect={setTarget} expanded={expanded} onToggle={setExpanded} label={t('move.target')} disabledIds={[currentId]} />
       </div>
       <div className="dialog-actions">
-        <Button type="button" label="Cancelar" text onClick={onHide} />
-        <Button type="button" label="Mover aquí" icon="pi pi-arrow-right" disabled={target === null} loading={busy} onClick={() => target !== null && onMove(target)} />
+        <Button type="button" label={t('cancel')} text onClick={onHide} />
+        <Button type="button" label={t('move.submit')} icon="pi pi-arrow-right" disabled={target === null} loading={busy} onClick={() => target !== null && onMove(target)} />
       </div>
     </Dialog>
   )

@@ -10,9 +10,11 @@ import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { messageIn, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
 import { confirm } from '../../renderer/actions/run-action'
 import { FolderTree, MoveDialog, NameDialog } from './dialogs'
+import { messages } from './messages'
 import {
   ACCEPT_ATTRIBUTE,
   buildUploadForm,
@@ -21,8 +23,9 @@ import {
   describeCount,
   formatSize,
   pathTo,
+  quoted,
   ROOT_ID,
-  ROOT_LABEL,
+  rootLabel,
   selectionBodies,
   siblingNames,
   toTreeNodes,
@@ -33,8 +36,8 @@ import {
 } from './model'
 import './file-manager.css'
 
-const AREA = 'Archivos'
-const FOLDERS_ERROR = 'No se han podido obtener los datos de carpetas'
+/** The toasts' title, in the current language. */
+const area = () => messageIn(messages, 'area')
 const FILES_KEY = ['archivos'] as const
 
 type NameDialogState = { mode: 'create' } | { mode: 'rename'; folder: { Id: number; Nombre: string } } | null
@@ -46,6 +49,7 @@ type NameDialogState = { mode: 'create' } | { mode: 'rename'; folder: { Id: numb
  * links work.
  */
 export default function FileManager() {
+  const t = useMessages(messages)
   const client = useQueryClient()
   const [search, setSearch] = useSearchParams()
   const currentId = Math.max(0, Number(search.get('carpeta')) || 0)
@@ -54,7 +58,9 @@ export default function FileManager() {
   const [expanded, setExpanded] = useState<TreeExpandedKeysType>({ [String(ROOT_ID)]: true })
   const [nameDialog, setNameDialog] = useState<NameDialogState>(null)
   const [moveIds, setMoveIds] = useState<number[] | null>(null)
-  const [uploadErrors, setUploadErrors] = useState<string[]>([])
+  // The refused selection; its messages are worked out on render, so they follow a language switch.
+  const [refused, setRefused] = useState<File[] | null>(null)
+  const uploadErrors = refused ? checkUpload(refused) : []
   const [dragOver, setDragOver] = useState(false)
   const [downloading, setDownloading] = useState(false)
   const fileInput = useRef<HTMLInputElement>(null)
@@ -73,9 +79,10 @@ export default function FileManager() {
   const loading = useDelayedFlag(folder.isPending)
 
   const roots = useMemo(() => tree.data ?? [], [tree.data])
-  const nodes = useMemo(() => toTreeNodes(roots), [roots])
+  const rootName = t('root')
+  const nodes = useMemo(() => toTreeNodes(roots, rootName), [roots, rootName])
   const view = folder.data
-  const currentName = view?.Carpeta?.Nombre ?? ROOT_LABEL
+  const currentName = view?.Carpeta?.Nombre ?? rootName
   const folders = useMemo(() => [...(view?.Carpetas ?? [])].sort(byName), [view])
   const files = useMemo(() => [...(view?.Archivos ?? [])].sort(byName), [view])
 
@@ -83,7 +90,7 @@ export default function FileManager() {
   useEffect(() => {
     setSelFiles(new Set())
     setSelFolders(new Set())
-    setUploadErrors([])
+    setRefused(null)
   }, [currentId])
   useEffect(() => {
     const trail = pathTo(roots, currentId)
@@ -109,7 +116,7 @@ export default function FileManager() {
     meta: { reportErrors: true },
     onSuccess: async (created) => {
       setNameDialog(null)
-      notifySuccess(AREA, `Carpeta «${created.Nombre}» creada.`)
+      notifySuccess(area(), messageIn(messages, 'toast.created', { name: created.Nombre }))
       await refresh()
     },
   })
@@ -118,7 +125,7 @@ export default function FileManager() {
     meta: { reportErrors: true },
     onSuccess: async (renamed) => {
       setNameDialog(null)
-      notifySuccess(AREA, `Carpeta renombrada a «${renamed.Nombre}».`)
+      notifySuccess(area(), messageIn(messages, 'toast.renamed', { name: renamed.Nombre }))
       await refresh()
     },
   })
@@ -128,7 +135,8 @@ export default function FileManager() {
     onSuccess: async (saved, list) => {
       const n = saved?.length ?? list.length
       const renamed = (saved ?? []).filter((f) => !list.some((l) => l.name === f.Nombre))
-      notifySuccess(AREA, `${n === 1 ? 'Archivo subido' : `${n} archivos subidos`} a «${currentName}».${renamed.length ? ` Renombrados por repetidos: ${renamed.map((f) => f.Nombre).join(', ')}.` : ''}`)
+      const done = messageIn(messages, n === 1 ? 'toast.uploaded.one' : 'toast.uploaded.other', { n, folder: currentName })
+      notifySuccess(area(), renamed.length ? `${done} ${messageIn(messages, 'toast.uploadedRenamed', { names: renamed.map((f) => f.Nombre).join(', ') })}` : done)
       await refresh()
     },
   })
@@ -138,8 +146,9 @@ export default function FileManager() {
     onSuccess: async (moved, { ids, target }) => {
       setMoveIds(null)
       setSelFiles(new Set())
-      const where = target === ROOT_ID ? ROOT_LABEL : (findName(roots, target) ?? 'la carpeta elegida')
-      notifySuccess(AREA, `${describeCount(moved?.length ?? ids.length, 0)} ${(moved?.length ?? ids.length) === 1 ? 'movido' : 'movidos'} a «${where}».`)
+      const where = target === ROOT_ID ? rootLabel() : (findName(roots, target) ?? messageIn(messages, 'toast.movedSomewhere'))
+      const n = moved?.length ?? ids.length
+      notifySuccess(area(), messageIn(messages, n === 1 ? 'toast.moved.one' : 'toast.moved.other', { what: describeCount(n, 0), folder: where }))
       await refresh()
     },
   })
@@ -155,7 +164,7 @@ export default function FileManager() {
     onSuccess: async (result, { fileIds, folderIds }) => {
       setSelFiles(new Set())
       setSelFolders(new Set())
-      notifySuccess(AREA, `Eliminado: ${describeCount(result?.ArchivosEliminados ?? fileIds.length, result?.CarpetasEliminadas ?? folderIds.length)}.`)
+      notifySuccess(area(), messageIn(messages, 'toast.removed', { what: describeCount(result?.ArchivosEliminados ?? fileIds.length, result?.CarpetasEliminadas ?? folderIds.length) }))
       await refresh()
     },
   })
@@ -164,7 +173,7 @@ export default function FileManager() {
   // ── actions ──────────────────────────────────────────────────────────────
   const startUpload = (list: File[]) => {
     const problems = checkUpload(list)
-    setUploadErrors(problems)
+    setRefused(problems.length ? list : null)
     if (problems.length || upload.isPending) return
     upload.mutate(list)
   }
@@ -189,8 +198,8 @@ export default function FileManager() {
   const askRemove = async (fileIds: number[], folderIds: number[], label?: string) => {
     const what = label ?? describeCount(fileIds.length, folderIds.length)
     const ok = await confirm(
-      `¿Eliminar ${what}?${folderIds.length ? ' Las carpetas se eliminan con todo su contenido.' : ''} No se puede deshacer.`,
-      'Eliminar',
+      [t('remove.confirm', { what }), folderIds.length ? t('remove.foldersNote') : '', t('remove.cannotUndo')].filter(Boolean).join(' '),
+      t('action.remove'),
     )
     if (ok) remove.mutate({ fileIds, folderIds })
   }
@@ -241,27 +250,27 @@ export default function FileManager() {
     <div className="files">
       <nav className="card files__side" aria-labelledby="files-tree-title">
         <h2 id="files-tree-title" className="files__heading">
-          Carpetas
+          {t('tree.title')}
         </h2>
         {tree.isPending ? (
           <Skeleton height="8rem" />
         ) : tree.isError ? (
           <div className="files__error" role="alert">
-            <p>{FOLDERS_ERROR}.</p>
-            <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={() => void tree.refetch()} />
+            <p>{t('error.folders')}.</p>
+            <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('retry')} onClick={() => void tree.refetch()} />
           </div>
         ) : (
-          <FolderTree nodes={nodes} selectedId={currentId} onSelect={open} expanded={expanded} onToggle={setExpanded} label="Árbol de carpetas" />
+          <FolderTree nodes={nodes} selectedId={currentId} onSelect={open} expanded={expanded} onToggle={setExpanded} label={t('tree.label')} />
         )}
       </nav>
 
       <section className="card files__main" aria-labelledby="files-content-title">
         {currentId !== ROOT_ID && (
-          <nav aria-label="Ruta de la carpeta" className="files__crumbs">
+          <nav aria-label={t('crumbs')} className="files__crumbs">
             <ol>
               <li>
                 <button type="button" className="p-link files__crumb" onClick={() => open(ROOT_ID)}>
-                  <i className="pi pi-home" aria-hidden="true" /> {ROOT_LABEL}
+                  <i className="pi pi-home" aria-hidden="true" /> {rootName}
                 </button>
               </li>
               {(view?.Ruta ?? []).map((r, i, all) => (
@@ -285,18 +294,18 @@ export default function FileManager() {
             <i className={`pi ${currentId === ROOT_ID ? 'pi-home' : 'pi-folder-open'}`} aria-hidden="true" /> {currentName}
           </h2>
           <div className="action-bar">
-            <Button type="button" size="small" icon="pi pi-folder-plus" label="Nueva carpeta" outlined onClick={() => setNameDialog({ mode: 'create' })} disabled={!view} />
+            <Button type="button" size="small" icon="pi pi-folder-plus" label={t('action.newFolder')} outlined onClick={() => setNameDialog({ mode: 'create' })} disabled={!view} />
             {view?.Carpeta && (
-              <Button type="button" size="small" icon="pi pi-pencil" label="Renombrar carpeta" outlined onClick={() => setNameDialog({ mode: 'rename', folder: view.Carpeta! })} />
+              <Button type="button" size="small" icon="pi pi-pencil" label={t('action.renameFolder')} outlined onClick={() => setNameDialog({ mode: 'rename', folder: view.Carpeta! })} />
             )}
-            <Button type="button" size="small" icon="pi pi-upload" label="Subir archivos" onClick={() => fileInput.current?.click()} disabled={!view || upload.isPending} />
+            <Button type="button" size="small" icon="pi pi-upload" label={t('action.upload')} onClick={() => fileInput.current?.click()} disabled={!view || upload.isPending} />
             <input
               ref={fileInput}
               type="file"
               multiple
               accept={ACCEPT_ATTRIBUTE}
               className="files__file-input"
-              aria-label={`Elegir archivos para subir a ${currentName}`}
+              aria-label={t('action.chooseFiles', { folder: currentName })}
               tabIndex={-1}
               data-testid="files-upload-input"
               onChange={(e) => {
@@ -308,16 +317,16 @@ export default function FileManager() {
         </div>
 
         {selectedCount > 0 && (
-          <div className="bulk-bar files__bulk" role="region" aria-label="Acciones sobre la selección">
-            <span role="status">{describeCount(selFiles.size, selFolders.size)} seleccionados</span>
+          <div className="bulk-bar files__bulk" role="region" aria-label={t('selection.region')}>
+            <span role="status">{t('selection.count', { what: describeCount(selFiles.size, selFolders.size) })}</span>
             <div className="bulk-bar__actions">
-              <Button type="button" size="small" icon="pi pi-download" label="Descargar (zip)" onClick={() => void downloadZip()} loading={downloading} />
-              <Button type="button" size="small" icon="pi pi-arrow-right" label="Mover" outlined disabled={selFiles.size === 0} onClick={() => setMoveIds([...selFiles])} />
-              <Button type="button" size="small" icon="pi pi-trash" label="Eliminar" severity="danger" outlined onClick={() => void askRemove([...selFiles], [...selFolders])} />
+              <Button type="button" size="small" icon="pi pi-download" label={t('action.downloadZip')} onClick={() => void downloadZip()} loading={downloading} />
+              <Button type="button" size="small" icon="pi pi-arrow-right" label={t('action.move')} outlined disabled={selFiles.size === 0} onClick={() => setMoveIds([...selFiles])} />
+              <Button type="button" size="small" icon="pi pi-trash" label={t('action.remove')} severity="danger" outlined onClick={() => void askRemove([...selFiles], [...selFolders])} />
               <Button
                 type="button"
                 size="small"
-                label="Quitar selección"
+                label={t('action.clearSelection')}
                 text
                 onClick={() => {
                   setSelFiles(new Set())
@@ -330,15 +339,19 @@ export default function FileManager() {
 
         {uploadErrors.length > 0 && (
           <div className="files__upload-errors">
-            <Message severity="error" content={<UploadErrors errors={uploadErrors} onClose={() => setUploadErrors([])} />} />
+            <Message severity="error" content={<UploadErrors errors={uploadErrors} onClose={() => setRefused(null)} />} />
           </div>
         )}
         {uploading && (
           <div className="files__progress" role="status">
             <span>
-              Subiendo {describeCount(upload.variables?.length ?? 0, 0)} ({formatSize((upload.variables ?? []).reduce((s, f) => s + f.size, 0))}) a «{currentName}»…
+              {t('upload.progress', {
+                what: describeCount(upload.variables?.length ?? 0, 0),
+                size: formatSize((upload.variables ?? []).reduce((s, f) => s + f.size, 0)),
+                folder: currentName,
+              })}
             </span>
-            <ProgressBar mode="indeterminate" style={{ height: '6px' }} aria-label="Subiendo archivos" />
+            <ProgressBar mode="indeterminate" style={{ height: '6px' }} aria-label={t('upload.progressLabel')} />
           </div>
         )}
 
@@ -355,46 +368,44 @@ export default function FileManager() {
         >
           {dragOver && (
             <div className="files__drop-overlay" aria-hidden="true">
-              <i className="pi pi-cloud-upload" /> Suelta los archivos para subirlos a «{currentName}»
+              <i className="pi pi-cloud-upload" /> {t('upload.drop', { folder: currentName })}
             </div>
           )}
           {loading && !view ? (
             <Skeleton height="10rem" />
           ) : folder.isError ? (
             <div className="files__error" role="alert">
-              <p>{notFound ? 'Esta carpeta no existe o se ha eliminado.' : `${FOLDERS_ERROR}.`}</p>
+              <p>{notFound ? t('error.notFound') : `${t('error.folders')}.`}</p>
               {notFound ? (
-                <Button type="button" size="small" outlined icon="pi pi-home" label={`Ir a ${ROOT_LABEL}`} onClick={() => open(ROOT_ID)} />
+                <Button type="button" size="small" outlined icon="pi pi-home" label={t('goTo', { folder: rootName })} onClick={() => open(ROOT_ID)} />
               ) : (
-                <Button type="button" size="small" outlined icon="pi pi-refresh" label="Reintentar" onClick={() => void folder.refetch()} />
+                <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('retry')} onClick={() => void folder.refetch()} />
               )}
             </div>
           ) : (
             <div className="files__table-scroll">
               <table className="files__table" data-testid="files-table">
-                <caption>
-                  Contenido de «{currentName}»: {total === 0 ? 'vacía' : describeCount(files.length, folders.length)}
-                </caption>
+                <caption>{t('table.caption', { folder: currentName, what: total === 0 ? t('table.captionEmpty') : describeCount(files.length, folders.length) })}</caption>
                 <thead>
                   <tr>
                     <th scope="col" className="files__col-check">
-                      <input ref={headerCheck} type="checkbox" checked={allSelected} disabled={total === 0} onChange={toggleAll} aria-label="Seleccionar todo" />
+                      <input ref={headerCheck} type="checkbox" checked={allSelected} disabled={total === 0} onChange={toggleAll} aria-label={t('table.selectAll')} />
                     </th>
-                    <th scope="col">Nombre</th>
+                    <th scope="col">{t('table.col.name')}</th>
                     <th scope="col" className="files__col-opt">
-                      Tipo
+                      {t('table.col.type')}
                     </th>
                     <th scope="col" className="files__num">
-                      Tamaño
+                      {t('table.col.size')}
                     </th>
                     <th scope="col" className="files__col-opt">
-                      Fecha
+                      {t('table.col.date')}
                     </th>
                     <th scope="col" className="files__col-opt">
-                      Subido por
+                      {t('table.col.user')}
                     </th>
                     <th scope="col" className="files__col-actions">
-                      Acciones
+                      {t('table.col.actions')}
                     </th>
                   </tr>
                 </thead>
@@ -402,7 +413,7 @@ export default function FileManager() {
                   {folders.map((f) => (
                     <tr key={`c${f.Id}`} className={selFolders.has(f.Id) ? 'files__row--selected' : undefined} data-kind="carpeta">
                       <td className="files__col-check">
-                        <input type="checkbox" checked={selFolders.has(f.Id)} onChange={() => toggle(selFolders, f.Id, setSelFolders)} aria-label={`Seleccionar la carpeta ${f.Nombre}`} />
+                        <input type="checkbox" checked={selFolders.has(f.Id)} onChange={() => toggle(selFolders, f.Id, setSelFolders)} aria-label={t('table.selectFolder', { name: f.Nombre })} />
                       </td>
                       <th scope="row" className="files__name">
                         <button type="button" className="p-link files__open" onClick={() => open(f.Id)}>
@@ -410,14 +421,14 @@ export default function FileManager() {
                           <span>{f.Nombre}</span>
                         </button>
                       </th>
-                      <td className="files__col-opt">Carpeta</td>
-                      <td className="files__num">{f.NumArchivos + f.NumCarpetas === 0 ? 'Vacía' : describeCount(f.NumArchivos, f.NumCarpetas)}</td>
+                      <td className="files__col-opt">{t('table.folder')}</td>
+                      <td className="files__num">{f.NumArchivos + f.NumCarpetas === 0 ? t('table.emptyFolder') : describeCount(f.NumArchivos, f.NumCarpetas)}</td>
                       <td className="files__col-opt">{formatValue(f.Fecha, 'datetime')}</td>
                       <td className="files__col-opt">—</td>
                       <td className="files__col-actions">
                         <span className="row-actions">
-                          <Button type="button" size="small" text rounded icon="pi pi-pencil" aria-label={`Renombrar ${f.Nombre}`} tooltip="Renombrar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setNameDialog({ mode: 'rename', folder: f })} />
-                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={`Eliminar ${f.Nombre}`} tooltip="Eliminar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([], [f.Id], `la carpeta «${f.Nombre}»`)} />
+                          <Button type="button" size="small" text rounded icon="pi pi-pencil" aria-label={t('table.renameItem', { name: f.Nombre })} tooltip={t('action.rename')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setNameDialog({ mode: 'rename', folder: f })} />
+                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} tooltip={t('action.remove')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([], [f.Id], t('remove.folder', { name: f.Nombre }))} />
                         </span>
                       </td>
                     </tr>
@@ -425,10 +436,10 @@ export default function FileManager() {
                   {files.map((f) => (
                     <tr key={`a${f.Id}`} className={selFiles.has(f.Id) ? 'files__row--selected' : undefined} data-kind="archivo">
                       <td className="files__col-check">
-                        <input type="checkbox" checked={selFiles.has(f.Id)} onChange={() => toggle(selFiles, f.Id, setSelFiles)} aria-label={`Seleccionar ${f.Nombre}`} />
+                        <input type="checkbox" checked={selFiles.has(f.Id)} onChange={() => toggle(selFiles, f.Id, setSelFiles)} aria-label={t('table.selectFile', { name: f.Nombre })} />
                       </td>
                       <th scope="row" className="files__name">
-                        <button type="button" className="p-link files__open" onClick={() => void downloadFile(f)} title={`Descargar ${f.Nombre}`}>
+                        <button type="button" className="p-link files__open" onClick={() => void downloadFile(f)} title={t('table.downloadItem', { name: f.Nombre })}>
                           <i className={`pi ${fileIcon(f.Extension)}`} aria-hidden="true" />
                           <span>{f.Nombre}</span>
                         </button>
@@ -439,9 +450,9 @@ export default function FileManager() {
                       <td className="files__col-opt">{f.Usuario || '—'}</td>
                       <td className="files__col-actions">
                         <span className="row-actions">
-                          <Button type="button" size="small" text rounded icon="pi pi-download" aria-label={`Descargar ${f.Nombre}`} tooltip="Descargar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void downloadFile(f)} />
-                          <Button type="button" size="small" text rounded icon="pi pi-arrow-right" aria-label={`Mover ${f.Nombre}`} tooltip="Mover" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setMoveIds([f.Id])} />
-                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={`Eliminar ${f.Nombre}`} tooltip="Eliminar" tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([f.Id], [], `«${f.Nombre}»`)} />
+                          <Button type="button" size="small" text rounded icon="pi pi-download" aria-label={t('table.downloadItem', { name: f.Nombre })} tooltip={t('action.download')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void downloadFile(f)} />
+                          <Button type="button" size="small" text rounded icon="pi pi-arrow-right" aria-label={t('table.moveItem', { name: f.Nombre })} tooltip={t('action.move')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setMoveIds([f.Id])} />
+                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} tooltip={t('action.remove')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([f.Id], [], quoted(f.Nombre))} />
                         </span>
                       </td>
                     </tr>
@@ -449,7 +460,7 @@ export default function FileManager() {
                   {total === 0 && (
                     <tr>
                       <td colSpan={7} className="files__empty">
-                        Esta carpeta está vacía. Arrastra archivos aquí o usa «Subir archivos».
+                        {t('table.empty')}
                       </td>
                     </tr>
                   )}
@@ -458,16 +469,15 @@ export default function FileManager() {
             </div>
           )}
           <p className="files__drop-hint">
-            <i className="pi pi-cloud-upload" aria-hidden="true" /> Arrastra archivos sobre la lista para subirlos a esta carpeta. Hasta 20 archivos de 25 MB cada uno
-            (pdf, imágenes, txt, csv, Office, OpenDocument, zip, eml).
+            <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('upload.hint')}
           </p>
         </div>
       </section>
 
       <NameDialog
         visible={nameDialog !== null}
-        title={nameDialog?.mode === 'rename' ? `Renombrar «${nameDialog.folder.Nombre}»` : `Nueva carpeta en «${currentName}»`}
-        submitLabel={nameDialog?.mode === 'rename' ? 'Renombrar' : 'Crear'}
+        title={nameDialog?.mode === 'rename' ? t('dialog.rename', { name: nameDialog.folder.Nombre }) : t('dialog.create', { folder: currentName })}
+        submitLabel={nameDialog?.mode === 'rename' ? t('action.rename') : t('action.create')}
         initial={nameDialog?.mode === 'rename' ? nameDialog.folder.Nombre : ''}
         siblings={nameSiblings}
         busy={create.isPending || rename.isPending}
@@ -493,17 +503,18 @@ export default function FileManager() {
 }
 
 function UploadErrors({ errors, onClose }: { errors: string[]; onClose: () => void }) {
+  const t = useMessages(messages)
   return (
     <div className="files__upload-errors-body">
       <div>
-        <strong>No se ha subido nada:</strong>
+        <strong>{t('upload.failed')}</strong>
         <ul>
           {errors.map((e) => (
             <li key={e}>{e}</li>
           ))}
         </ul>
       </div>
-      <Button type="button" size="small" text icon="pi pi-times" aria-label="Cerrar el aviso" onClick={onClose} />
+      <Button type="button" size="small" text icon="pi pi-times" aria-label={t('upload.closeNotice')} onClick={onClose} />
     </div>
   )
 }

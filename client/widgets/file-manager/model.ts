@@ -1,8 +1,16 @@
 /**
  * The file manager's rules, apart from the screen: the shapes of the file area (spec §7 Files),
  * the checks made before uploading (count, size, type) and before naming a folder, sizes as
- * text, the folder tree for PrimeReact's Tree and the upload's multipart body.
+ * text, the folder tree for PrimeReact's Tree and the upload's multipart body. Messages are in
+ * the current language (./messages.ts).
  */
+import { messageIn } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages, type MessageKey as Key } from './messages'
+
+const msg = (key: Key, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
+/** A name quoted in a sentence: «name» in Spanish, “name” in English. */
+export const quoted = (name: string) => msg('quote', { name })
 
 export interface Folder {
   Id: number
@@ -37,7 +45,8 @@ export interface FolderView {
 
 /** The root of the area: "no folder" (null in answers, 0 in parameters). */
 export const ROOT_ID = 0
-export const ROOT_LABEL = 'Archivos'
+/** Its name ("Archivos"), in the current language. */
+export const rootLabel = () => msg('root')
 
 /** Limits of `POST /api/save-files`. */
 export const MAX_FILES = 20
@@ -51,44 +60,44 @@ export function extensionOf(name: string): string {
   return dot > 0 && dot < name.length - 1 ? name.slice(dot + 1).toLowerCase() : ''
 }
 
-/** "512 B", "1,5 KB", "3,2 MB" (Spanish decimals, 1024-based). */
+/** "512 B", "1,5 KB", "3,2 MB" (the language's decimals, 1024-based). */
 export function formatSize(bytes: number | null | undefined): string {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes < 0) return '—'
-  const nf = (v: number, d: number) => new Intl.NumberFormat('es-ES', { maximumFractionDigits: d }).format(v)
+  const nf = (v: number, d: number) => new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: d }).format(v)
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${nf(bytes / 1024, 1)} KB`
   if (bytes < 1024 * 1024 * 1024) return `${nf(bytes / (1024 * 1024), 1)} MB`
   return `${nf(bytes / (1024 * 1024 * 1024), 2)} GB`
 }
 
-/** Spanish messages for what cannot be uploaded; empty when the whole selection can be sent. */
+/** Messages for what cannot be uploaded; empty when the whole selection can be sent. */
 export function checkUpload(files: readonly { name: string; size: number }[]): string[] {
   const errors: string[] = []
-  if (files.length === 0) return ['No has elegido ningún archivo.']
-  if (files.length > MAX_FILES) errors.push(`Puedes subir como máximo ${MAX_FILES} archivos a la vez (has elegido ${files.length}).`)
+  if (files.length === 0) return [msg('upload.none')]
+  if (files.length > MAX_FILES) errors.push(msg('upload.tooMany', { max: MAX_FILES, n: files.length }))
   const tooBig = files.filter((f) => f.size > MAX_FILE_BYTES)
-  for (const f of tooBig) errors.push(`«${f.name}» ocupa ${formatSize(f.size)} y supera el máximo de 25 MB por archivo.`)
+  for (const f of tooBig) errors.push(msg('upload.tooBig', { name: f.name, size: formatSize(f.size) }))
   const badType = files.filter((f) => !(ALLOWED_EXTENSIONS as readonly string[]).includes(extensionOf(f.name)))
   if (badType.length) {
-    const names = badType.map((f) => `«${f.name}»`).join(', ')
-    errors.push(`${badType.length === 1 ? 'Tipo de archivo no admitido' : 'Tipos de archivo no admitidos'}: ${names}. Se admiten ${ALLOWED_EXTENSIONS.join(', ')}.`)
+    const names = badType.map((f) => quoted(f.name)).join(', ')
+    errors.push(msg(badType.length === 1 ? 'upload.badType.one' : 'upload.badType.other', { names, allowed: ALLOWED_EXTENSIONS.join(', ') }))
   }
   const empty = files.filter((f) => f.size === 0)
-  for (const f of empty) errors.push(`«${f.name}» está vacío.`)
+  for (const f of empty) errors.push(msg('upload.empty', { name: f.name }))
   return errors
 }
 
 /** What is wrong with a folder name (same rules as the API), or null. `siblings` are the names already in the parent. */
 export function folderNameError(raw: string, siblings: readonly string[] = []): string | null {
   const name = raw.trim()
-  if (!name) return 'Escribe un nombre para la carpeta.'
-  if (name.length > MAX_FOLDER_NAME) return `El nombre no puede tener más de ${MAX_FOLDER_NAME} caracteres.`
-  if (/[/\\:*?"<>|]/.test(name)) return 'El nombre no puede contener / \\ : * ? " < > |'
+  if (!name) return msg('name.required')
+  if (name.length > MAX_FOLDER_NAME) return msg('name.tooLong', { max: MAX_FOLDER_NAME })
+  if (/[/\\:*?"<>|]/.test(name)) return msg('name.badChars')
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'El nombre no puede contener caracteres de control.'
-  if (name === '.' || name === '..') return 'El nombre no puede ser «.» ni «..».'
+  if (/[\u0000-\u001f\u007f]/.test(name)) return msg('name.control')
+  if (name === '.' || name === '..') return msg('name.dots')
   const key = name.normalize('NFC').toLowerCase()
-  if (siblings.some((s) => s.normalize('NFC').toLowerCase() === key)) return `Ya hay una carpeta «${name}» aquí.`
+  if (siblings.some((s) => s.normalize('NFC').toLowerCase() === key)) return msg('name.taken', { name })
   return null
 }
 
@@ -110,12 +119,12 @@ export interface TreeItem {
 }
 
 /** The brand's folder tree under one root node ("Archivos"), keyed by folder id (root "0"). */
-export function toTreeNodes(roots: readonly FolderNode[], rootLabel = ROOT_LABEL): TreeItem[] {
+export function toTreeNodes(roots: readonly FolderNode[], rootName = rootLabel()): TreeItem[] {
   const map = (f: FolderNode): TreeItem => {
     const children = [...(f.Hijas ?? [])].sort(byName).map(map)
     return { key: String(f.Id), label: f.Nombre, data: { id: f.Id, count: f.NumArchivos }, icon: 'pi pi-folder', children, leaf: children.length === 0 }
   }
-  return [{ key: String(ROOT_ID), label: rootLabel, data: { id: ROOT_ID, count: 0 }, icon: 'pi pi-home', children: [...roots].sort(byName).map(map), leaf: roots.length === 0 }]
+  return [{ key: String(ROOT_ID), label: rootName, data: { id: ROOT_ID, count: 0 }, icon: 'pi pi-home', children: [...roots].sort(byName).map(map), leaf: roots.length === 0 }]
 }
 
 const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true })
@@ -147,12 +156,11 @@ export function siblingNames(roots: readonly FolderNode[], id: number): string[]
   return find(roots) ?? []
 }
 
-/** "2 archivos y 1 carpeta" */
+/** "2 archivos y 1 carpeta" ("2 files and 1 folder") */
 export function describeCount(files: number, folders: number): string {
-  const parts: string[] = []
-  if (files) parts.push(`${files} ${files === 1 ? 'archivo' : 'archivos'}`)
-  if (folders) parts.push(`${folders} ${folders === 1 ? 'carpeta' : 'carpetas'}`)
-  return parts.join(' y ') || 'nada'
+  const f = files ? msg(files === 1 ? 'count.file.one' : 'count.file.other', { n: files }) : ''
+  const d = folders ? msg(folders === 1 ? 'count.folder.one' : 'count.folder.other', { n: folders }) : ''
+  return f && d ? msg('count.and', { a: f, b: d }) : f || d || msg('count.nothing')
 }
 
 /** The body of `DELETE /api/delete-folders-and-files` and of `POST /api/download-folders-files`. */

@@ -11,18 +11,23 @@ import type { ScreenOverlay } from '../../../schemas/screen'
 import { ApiError } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
-import { conflictOf, describeVersion, screenAdmin, type Conflict } from './admin-api'
+import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import { conflictOf, describeVersion, restoredVersion, screenAdmin, type Conflict } from './admin-api'
 import { moveRow, overlayFrom, rowsFrom, type TableRows } from './columns-model'
 import { ConflictDialog } from './ConflictDialog'
+import { messages } from './messages'
 import { VersionHistory } from './VersionHistory'
 
-const AREA = 'Columnas'
-const es = (t: unknown) => (typeof t === 'string' ? t : (t as { es: string }).es)
+/** The toasts' title, in the current language. */
+const area = () => messageIn(messages, 'area.columns')
 
 /** Column order, visibility and headers of the table screens, for everyone; versioned like the menu. */
 export function ColumnsEditor() {
+  const t = useMessages(messages)
+  // Screen titles in the current language (the headers edited below stay the Spanish ones: see ./columns-model.ts).
+  const { l } = useI18n()
   const client = useQueryClient()
-  const screens = useQuery({ queryKey: ['menu-manager', 'screens'], queryFn: screenAdmin.list, staleTime: 0, meta: { errorArea: AREA, errorMessage: 'No se han podido obtener las pantallas.' } })
+  const screens = useQuery({ queryKey: ['menu-manager', 'screens'], queryFn: screenAdmin.list, staleTime: 0, meta: { errorArea: t('area.columns'), errorMessage: t('columns.error.screens') } })
   const [screenId, setScreenId] = useState<string | null>(null)
   const id = screenId ?? screens.data?.find((s) => s.id === 'contratos-listado')?.id ?? screens.data?.[0]?.id ?? null
   const state = useQuery({
@@ -30,7 +35,7 @@ export function ColumnsEditor() {
     queryFn: () => screenAdmin.state(id!),
     enabled: !!id,
     staleTime: 0,
-    meta: { errorArea: AREA, errorMessage: 'No se ha podido obtener la pantalla.' },
+    meta: { errorArea: t('area.columns'), errorMessage: t('columns.error.screen') },
   })
   const [draft, setDraft] = useState<{ id: string; baseVersion: number; rows: TableRows } | null>(null)
   const [saveError, setSaveError] = useState<string | null>(null)
@@ -63,14 +68,14 @@ export function ColumnsEditor() {
     const clash = conflictOf<ScreenOverlay>(err, (c) => c.overlay as ScreenOverlay)
     if (clash) return setConflict(clash)
     if (err instanceof ApiError && err.status === 400 && err.serverMessage) return setSaveError(err.serverMessage)
-    reportError(AREA, err, 'No se han podido guardar las columnas.')
+    reportError(area(), err, messageIn(messages, 'columns.error.save'))
   }
 
   const save = useMutation({
     mutationFn: () => screenAdmin.save(current!.id, current!.baseVersion, overlay!),
     onSuccess: (res) => {
       adopt(res.version, res.overlay)
-      notifySuccess(AREA, `Versión ${res.version} guardada: todos verán las columnas nuevas en unos segundos.`)
+      notifySuccess(area(), messageIn(messages, 'columns.saved', { n: res.version }))
     },
     onError: onFailure,
   })
@@ -79,7 +84,7 @@ export function ColumnsEditor() {
     onSuccess: (res, target) => {
       adopt(res.version, res.overlay)
       setHistory(false)
-      notifySuccess(AREA, `Versión ${res.version} guardada con el contenido de la ${target === 0 ? 'versión de fábrica' : `versión ${target}`}.`)
+      notifySuccess(area(), messageIn(messages, 'rollback.saved', { n: res.version, from: restoredVersion(target) }))
     },
     onError: onFailure,
   })
@@ -90,39 +95,39 @@ export function ColumnsEditor() {
     setSaveError(null)
   }
 
-  const title = state.data ? es(state.data.title) : ''
+  const title = state.data ? l(state.data.title) : ''
   return (
     <div className="menu-manager__columns">
       <div className="card menu-manager__toolbar">
         <div className="menu-manager__brand">
           <label htmlFor="mm-screen" className="screen-form__label">
-            Pantalla
+            {t('columns.screen')}
           </label>
           <Dropdown
             inputId="mm-screen"
             value={id}
             filter
-            options={(screens.data ?? []).map((s) => ({ value: s.id, label: `${es(s.title)}${s.path ? ` — ${s.path}` : ''}` }))}
+            options={(screens.data ?? []).map((s) => ({ value: s.id, label: `${l(s.title)}${s.path ? ` — ${s.path}` : ''}` }))}
             onChange={(e) => {
               setScreenId(e.value as string)
               setDraft(null)
             }}
-            placeholder="Elige una pantalla"
+            placeholder={t('columns.screenPlaceholder')}
           />
         </div>
         <p className="menu-manager__status" aria-live="polite">
           {state.data && describeVersion(state.data.version, state.data.author, state.data.updatedAt)}
-          {dirty && <span className="menu-manager__dirty">Cambios sin guardar</span>}
+          {dirty && <span className="menu-manager__dirty">{t('unsaved')}</span>}
         </p>
         <div className="action-bar">
-          <Button type="button" label="Historial" icon="pi pi-history" outlined disabled={!state.data} onClick={() => setHistory(true)} />
-          <Button type="button" label="Descartar cambios" icon="pi pi-undo" text disabled={!dirty} onClick={() => state.data && adopt(state.data.version, state.data.overlay)} />
-          <Button type="button" label="Guardar" icon="pi pi-save" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => save.mutate()} />
+          <Button type="button" label={t('history')} icon="pi pi-history" outlined disabled={!state.data} onClick={() => setHistory(true)} />
+          <Button type="button" label={t('discard')} icon="pi pi-undo" text disabled={!dirty} onClick={() => state.data && adopt(state.data.version, state.data.overlay)} />
+          <Button type="button" label={t('save')} icon="pi pi-save" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => save.mutate()} />
         </div>
       </div>
-      {saveError && <Message className="menu-manager__message" severity="error" text={`No se ha guardado: ${saveError}`} role="alert" />}
+      {saveError && <Message className="menu-manager__message" severity="error" text={t('notSaved', { error: saveError })} role="alert" />}
       <p className="field-help menu-manager__columns-help">
-        Los cambios se aplican a todos los usuarios. Una columna oculta aquí desaparece de la tabla para todos; cada usuario puede seguir eligiendo entre las demás.
+        {t('columns.help')}
       </p>
       {current &&
         state.data?.tables.map((table) => {
@@ -130,48 +135,48 @@ export function ColumnsEditor() {
           return (
             <section key={table.id} className="card" aria-labelledby={`mm-table-${table.id}`}>
               <h2 id={`mm-table-${table.id}`} className="screen-form__title">
-                {title} · tabla «{table.id}»
+                {t('columns.table', { title, table: table.id })}
               </h2>
               <DataTable value={rows} dataKey="field" reorderableRows onRowReorder={(e) => setRows(table.id, e.value as typeof rows)} size="small" className="menu-manager__columns-table">
-                <Column rowReorder style={{ width: '3rem' }} header="Mover" />
+                <Column rowReorder style={{ width: '3rem' }} header={t('columns.col.move')} />
                 <Column
-                  header="Visible"
+                  header={t('columns.col.visible')}
                   style={{ width: '6rem' }}
                   body={(r: (typeof rows)[number], o) => (
                     <Checkbox
                       inputId={`mm-col-${table.id}-${r.field}`}
                       checked={!r.hidden}
-                      aria-label={`Mostrar la columna ${r.header || r.shippedHeader}`}
+                      aria-label={t('columns.show', { name: r.header || r.shippedHeader })}
                       onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, hidden: !e.checked } : x)))}
                     />
                   )}
                 />
-                <Column header="Campo" body={(r: (typeof rows)[number]) => <code>{r.field}</code>} />
+                <Column header={t('columns.col.field')} body={(r: (typeof rows)[number]) => <code>{r.field}</code>} />
                 <Column
-                  header="Título"
+                  header={t('columns.col.header')}
                   body={(r: (typeof rows)[number], o) => (
                     <InputText
                       value={r.header}
                       placeholder={r.shippedHeader}
                       maxLength={60}
-                      aria-label={`Título de la columna ${r.field}`}
+                      aria-label={t('columns.headerOf', { field: r.field })}
                       onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, header: e.target.value } : x)))}
                     />
                   )}
                 />
                 <Column
-                  header="Orden"
+                  header={t('columns.col.order')}
                   style={{ width: '7rem' }}
                   body={(r: (typeof rows)[number], o) => (
                     <span className="menu-manager__order">
-                      <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={`Subir ${r.field}`} disabled={o.rowIndex === 0} onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, -1))} />
+                      <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={t('columns.up', { field: r.field })} disabled={o.rowIndex === 0} onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, -1))} />
                       <Button
                         type="button"
                         icon="pi pi-arrow-down"
                         text
                         rounded
                         size="small"
-                        aria-label={`Bajar ${r.field}`}
+                        aria-label={t('columns.down', { field: r.field })}
                         disabled={o.rowIndex === rows.length - 1}
                         onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, 1))}
                       />
@@ -184,7 +189,7 @@ export function ColumnsEditor() {
         })}
       {history && state.data && (
         <VersionHistory
-          title={`Historial de la pantalla «${title}»`}
+          title={t('columns.historyOf', { title })}
           queryKey={['menu-manager', 'screen-history', id]}
           load={() => screenAdmin.history(id!)}
           currentVersion={state.data.version}
@@ -192,7 +197,7 @@ export function ColumnsEditor() {
           onRollback={(v) => rollback.mutate(v)}
           busy={rollback.isPending}
           onHide={() => setHistory(false)}
-          errorArea={AREA}
+          errorArea={t('area.columns')}
         />
       )}
       {conflict && (

@@ -1,7 +1,9 @@
 import { Button } from 'primereact/button'
 import { Dialog } from 'primereact/dialog'
+import { useMessages } from '../../i18n/i18n'
 import type { Conflict } from './admin-api'
 import { ChangeList } from './ChangeList'
+import { messages } from './messages'
 
 /**
  * Someone saved first. Shows who and what they changed, and lets the admin choose: review
@@ -9,24 +11,25 @@ import { ChangeList } from './ChangeList'
  * version and drop their own. Nothing is saved from here.
  */
 export function ConflictDialog<T>({ conflict, onMerge, onTakeTheirs, onHide }: { conflict: Conflict<T>; onMerge: (() => void) | null; onTakeTheirs: () => void; onHide: () => void }) {
+  const t = useMessages(messages)
   return (
     <Dialog
-      header="Otra persona ha guardado antes"
+      header={t('conflict.title')}
       visible
       onHide={onHide}
       style={{ width: '38rem' }}
       breakpoints={{ '641px': '98vw' }}
       footer={
         <div className="dialog-actions">
-          <Button type="button" label="Cargar su versión y descartar mis cambios" severity="danger" outlined onClick={onTakeTheirs} />
-          {onMerge && <Button type="button" label="Revisar mis cambios sobre su versión" icon="pi pi-check" onClick={onMerge} autoFocus />}
+          <Button type="button" label={t('conflict.takeTheirs')} severity="danger" outlined onClick={onTakeTheirs} />
+          {onMerge && <Button type="button" label={t('conflict.merge')} icon="pi pi-check" onClick={onMerge} autoFocus />}
         </div>
       }
     >
       <p role="alert">{conflict.message}</p>
-      <p className="conflict__subtitle">Sus cambios:</p>
-      <ChangeList changes={conflict.changes} empty="No hay cambios visibles respecto a tu versión." />
-      {onMerge && <p className="conflict__hint">Si revisas, verás tus cambios aplicados sobre su versión; nada se guarda hasta que pulses «Guardar».</p>}
+      <p className="conflict__subtitle">{t('conflict.theirChanges')}</p>
+      <ChangeList changes={conflict.changes} empty={t('conflict.noChanges')} />
+      {onMerge && <p className="conflict__hint">{t('conflict.hint')}</p>}
     </Dialog>
   )
 }

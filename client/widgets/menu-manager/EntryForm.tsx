@@ -7,9 +7,11 @@ import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
 import { SelectButton } from 'primereact/selectbutton'
 import { useMemo } from 'react'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../shared/FieldShell'
 import type { MenuState } from './admin-api'
 import { containers, type EntryFields, type Located } from './menu-model'
+import { messages } from './messages'
 
 const ICONS = [...new Set(Object.values(PrimeIcons) as string[])].sort().map((value) => ({ value, label: value.replace(/^pi pi-/, '') }))
 
@@ -28,17 +30,21 @@ export interface EntryFormProps {
 
 /** Everything an admin may change on one entry: texts, icon, destination, permission, visibility, brands. */
 export function EntryForm({ located, menu, options, siblings, onChange, onMove, onMoveInto, onRemove }: EntryFormProps) {
+  const t = useMessages(messages)
+  const { l, lang } = useI18n()
   const { entry, depth, parent, index } = located
   const { items: _items, ...fields } = entry
   const container = Array.isArray(entry.items)
-  const kind = depth === 0 ? 'sección' : container ? 'grupo' : 'entrada'
+  const kind = depth === 0 ? t('entry.kind.section') : container ? t('entry.kind.group') : t('entry.kind.entry')
   const set = (patch: Partial<EntryFields>) => {
     const next = { ...fields, ...patch } as Record<string, unknown>
     for (const [k, v] of Object.entries(next)) if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) delete next[k]
     onChange(next as EntryFields)
   }
   const destination: Destination = entry.command ? 'command' : entry.href ? 'href' : 'route'
-  const routeOptions = useMemo(() => options.routes.map((r) => ({ value: r.path, label: `${r.title.es} — ${r.path}` })), [options.routes])
+  // Page titles in the current language: rebuilt on a switch.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const routeOptions = useMemo(() => options.routes.map((r) => ({ value: r.path, label: `${l(r.title)} — ${r.path}` })), [options.routes, lang])
   const parentOptions = useMemo(
     () => containers(menu).filter((c) => c.key !== entry.key && (container ? c.depth === 0 : true)).map((c) => ({ value: c.key, label: c.label })),
     [menu, entry.key, container],
@@ -47,13 +53,11 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
 
   const askRemove = () =>
     confirmDialog({
-      header: `Eliminar ${kind}`,
-      message: container
-        ? `Se eliminará «${entry.label.es}» con todas sus entradas. El cambio no se aplica hasta que guardes.`
-        : `Se eliminará «${entry.label.es}» del menú. El cambio no se aplica hasta que guardes.`,
+      header: t('entry.remove.title', { kind }),
+      message: t(container ? 'entry.remove.container' : 'entry.remove.entry', { label: entry.label.es }),
       icon: 'pi pi-trash',
-      acceptLabel: 'Eliminar',
-      rejectLabel: 'Cancelar',
+      acceptLabel: t('entry.remove'),
+      rejectLabel: t('cancel'),
       defaultFocus: 'reject',
       acceptClassName: 'p-button-danger',
       accept: onRemove,
@@ -63,33 +67,33 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
     <form className="card screen-form menu-manager__entry" onSubmit={(e) => e.preventDefault()} aria-labelledby="mm-entry-title">
       <div className="menu-manager__entry-head">
         <h2 id="mm-entry-title" className="screen-form__title">
-          {entry.label.es || 'Sin texto'} <span className="menu-manager__kind">({kind})</span>
+          {entry.label.es || t('entry.noText')} <span className="menu-manager__kind">({kind})</span>
         </h2>
         <div className="action-bar">
-          <Button type="button" icon="pi pi-arrow-up" label="Subir" size="small" outlined disabled={index === 0} onClick={() => onMove(-1)} />
-          <Button type="button" icon="pi pi-arrow-down" label="Bajar" size="small" outlined disabled={index >= siblings - 1} onClick={() => onMove(1)} />
-          <Button type="button" icon="pi pi-trash" label="Eliminar" size="small" severity="danger" outlined onClick={askRemove} />
+          <Button type="button" icon="pi pi-arrow-up" label={t('entry.up')} size="small" outlined disabled={index === 0} onClick={() => onMove(-1)} />
+          <Button type="button" icon="pi pi-arrow-down" label={t('entry.down')} size="small" outlined disabled={index >= siblings - 1} onClick={() => onMove(1)} />
+          <Button type="button" icon="pi pi-trash" label={t('entry.remove')} size="small" severity="danger" outlined onClick={askRemove} />
         </div>
       </div>
       <p className="field-help">
-        Clave: <code>{entry.key}</code>
+        {t('entry.key')} <code>{entry.key}</code>
       </p>
       <div className="screen-form__fields menu-manager__fields">
-        <FieldShell id={id('label-es')} label="Texto en español" required>
+        <FieldShell id={id('label-es')} label={t('entry.labelEs')} required>
           <InputText id={id('label-es')} value={entry.label.es} maxLength={60} onChange={(e) => set({ label: { ...entry.label, es: e.target.value } })} />
         </FieldShell>
-        <FieldShell id={id('label-en')} label="Texto en inglés">
+        <FieldShell id={id('label-en')} label={t('entry.labelEn')}>
           <InputText id={id('label-en')} value={entry.label.en ?? ''} maxLength={60} onChange={(e) => set({ label: { es: entry.label.es, ...(e.target.value ? { en: e.target.value } : {}) } })} />
         </FieldShell>
-        <FieldShell id={id('icon')} label="Icono">
+        <FieldShell id={id('icon')} label={t('entry.icon')}>
           <Dropdown
             inputId={id('icon')}
             value={entry.icon ?? null}
             options={ICONS}
             filter
             showClear
-            placeholder="Sin icono"
-            emptyFilterMessage="Ningún icono se llama así"
+            placeholder={t('entry.noIcon')}
+            emptyFilterMessage={t('entry.noIconFound')}
             onChange={(e) => set({ icon: (e.value as string | null) ?? undefined })}
             itemTemplate={(o: { value: string; label: string }) => (
               <span className="menu-manager__icon-option">
@@ -108,20 +112,20 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
           />
         </FieldShell>
         {depth > 0 && (
-          <FieldShell id={id('parent')} label="Dentro de" hint="Mueve la entrada al final de otra sección o grupo (también puedes arrastrarla en el árbol).">
-            <Dropdown inputId={id('parent')} value={parent} options={parentOptions} filter placeholder="Elige una sección o grupo" onChange={(e) => onMoveInto(e.value as string)} />
+          <FieldShell id={id('parent')} label={t('entry.parent')} hint={t('entry.parentHint')}>
+            <Dropdown inputId={id('parent')} value={parent} options={parentOptions} filter placeholder={t('entry.parentPlaceholder')} onChange={(e) => onMoveInto(e.value as string)} />
           </FieldShell>
         )}
         {!container && (
           <fieldset className="menu-manager__destination screen-form__field--wide">
-            <legend className="screen-form__label">Destino</legend>
+            <legend className="screen-form__label">{t('entry.destination')}</legend>
             <SelectButton
               value={destination}
               allowEmpty={false}
               options={[
-                { value: 'route', label: 'Página del portal' },
-                { value: 'href', label: 'Enlace externo' },
-                ...(entry.command ? [{ value: 'command', label: 'Acción' }] : []),
+                { value: 'route', label: t('entry.destination.route') },
+                { value: 'href', label: t('entry.destination.href') },
+                ...(entry.command ? [{ value: 'command', label: t('entry.destination.command') }] : []),
               ]}
               onChange={(e) => {
                 const next = e.value as Destination
@@ -129,57 +133,57 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
                 if (next === 'route') set({ to: options.routes[0]?.path, href: undefined, command: undefined })
                 if (next === 'href') set({ href: 'https://', to: undefined, productionHref: undefined, command: undefined })
               }}
-              aria-label="Destino"
+              aria-label={t('entry.destination')}
             />
             {destination === 'route' && (
-              <FieldShell id={id('to')} label="Página">
-                <Dropdown inputId={id('to')} value={entry.to ?? null} options={routeOptions} filter placeholder="Elige una página" onChange={(e) => set({ to: e.value as string })} />
+              <FieldShell id={id('to')} label={t('entry.page')}>
+                <Dropdown inputId={id('to')} value={entry.to ?? null} options={routeOptions} filter placeholder={t('entry.pagePlaceholder')} onChange={(e) => set({ to: e.value as string })} />
               </FieldShell>
             )}
             {destination === 'href' && (
-              <FieldShell id={id('href')} label="Dirección" hint="Una dirección https completa; se abre en otra pestaña.">
+              <FieldShell id={id('href')} label={t('entry.href')} hint={t('entry.hrefHint')}>
                 <InputText id={id('href')} type="url" inputMode="url" value={entry.href ?? ''} maxLength={500} onChange={(e) => set({ href: e.target.value })} aria-describedby={`${id('href')}-help`} />
               </FieldShell>
             )}
-            {destination === 'command' && <p className="field-help">Abre el cuadro para buscar un contrato por su código.</p>}
+            {destination === 'command' && <p className="field-help">{t('entry.command')}</p>}
             {entry.productionHref !== undefined && destination === 'route' && (
-              <FieldShell id={id('production-href')} label="En producción lleva a" hint="{COMPARADOR_URL} se sustituye por la dirección del Comparador.">
+              <FieldShell id={id('production-href')} label={t('entry.productionHref')} hint={t('entry.productionHrefHint')}>
                 <InputText id={id('production-href')} value={entry.productionHref} maxLength={500} onChange={(e) => set({ productionHref: e.target.value })} />
               </FieldShell>
             )}
           </fieldset>
         )}
-        <FieldShell id={id('permission')} label="Permiso necesario" hint="Quien no lo tenga no ve la entrada.">
+        <FieldShell id={id('permission')} label={t('entry.permission')} hint={t('entry.permissionHint')}>
           <Dropdown
             inputId={id('permission')}
             value={entry.permission ?? null}
             options={options.permissions.map((p) => ({ value: p.code, label: p.name === p.code ? p.code : `${p.name} (${p.code})` }))}
             filter
             showClear
-            placeholder="Ninguno: la ven todos"
+            placeholder={t('entry.permissionNone')}
             onChange={(e) => set({ permission: (e.value as string | null) ?? undefined })}
           />
         </FieldShell>
-        <FieldShell id={id('brands')} label="Solo en las marcas">
+        <FieldShell id={id('brands')} label={t('entry.brands')}>
           <MultiSelect
             inputId={id('brands')}
             value={entry.brands ?? []}
             options={options.brands.map((b) => ({ value: b.key, label: b.name }))}
-            placeholder="Todas las marcas"
+            placeholder={t('entry.brandsAll')}
             display="chip"
             onChange={(e) => set({ brands: e.value as string[] })}
           />
         </FieldShell>
-        <FieldShell id={id('badge')} label="Etiqueta" hint="Texto corto junto al nombre, como BETA.">
+        <FieldShell id={id('badge')} label={t('entry.badge')} hint={t('entry.badgeHint')}>
           <InputText id={id('badge')} value={entry.badge ?? ''} maxLength={12} onChange={(e) => set({ badge: e.target.value })} />
         </FieldShell>
         <div className="screen-form__field screen-form__field--check">
           <Checkbox inputId={id('hidden')} checked={!!entry.hidden} onChange={(e) => set({ hidden: e.checked ? true : undefined })} />
-          <label htmlFor={id('hidden')}>Oculta: no aparece en el menú</label>
+          <label htmlFor={id('hidden')}>{t('entry.hidden')}</label>
         </div>
         <div className="screen-form__field screen-form__field--check">
           <Checkbox inputId={id('dev-only')} checked={!!entry.devOnly} onChange={(e) => set({ devOnly: e.checked ? true : undefined })} />
-          <label htmlFor={id('dev-only')}>Solo en desarrollo y pruebas</label>
+          <label htmlFor={id('dev-only')}>{t('entry.devOnly')}</label>
         </div>
       </div>
     </form>

@@ -10,14 +10,17 @@ import { ApiError } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess, showToast } from '../../api/toast'
 import { reloadManifest, useLoadedManifest } from '../../auth/manifest'
-import { conflictOf, describeVersion, menuAdmin, type Conflict } from './admin-api'
+import { messageIn, useMessages } from '../../i18n/i18n'
+import { conflictOf, describeVersion, menuAdmin, restoredVersion, type Conflict } from './admin-api'
 import { ConflictDialog } from './ConflictDialog'
 import { EntryForm } from './EntryForm'
 import { addEntry, fromTreeNodes, locate, moveBy, moveInto, newKey, removeEntry, sameMenu, structureProblem, toTreeNodes, updateEntry, type NodeData } from './menu-model'
 import { MenuPreview } from './MenuPreview'
+import { messages } from './messages'
 import { VersionHistory } from './VersionHistory'
 
-const AREA = 'Menú'
+/** The toasts' title, in the current language. */
+const area = () => messageIn(messages, 'area.menu')
 
 interface Draft {
   brand: string
@@ -49,11 +52,12 @@ const draftStore = {
 const keyNamedIn = (message: string) => /\(([a-z0-9][a-z0-9-]*)\)/.exec(message)?.[1] ?? /«([a-z0-9][a-z0-9-]*)»/.exec(message)?.[1] ?? null
 
 export function MenuEditor() {
+  const t = useMessages(messages)
   const manifest = useLoadedManifest()
   const client = useQueryClient()
   const [brand, setBrand] = useState(manifest.brand.key)
   const stateKey = ['menu-manager', 'menu', brand] as const
-  const state = useQuery({ queryKey: stateKey, queryFn: () => menuAdmin.state(brand), staleTime: 0, meta: { errorArea: AREA, errorMessage: 'No se ha podido obtener el menú.' } })
+  const state = useQuery({ queryKey: stateKey, queryFn: () => menuAdmin.state(brand), staleTime: 0, meta: { errorArea: t('area.menu'), errorMessage: t('menu.error.load') } })
   const [draft, setDraft] = useState<Draft | null>(null)
   const [restored, setRestored] = useState(false)
   const [selected, setSelected] = useState<string | null>(null)
@@ -108,14 +112,14 @@ export function MenuEditor() {
       if (key && current && locate(current.menu, key)) setSelected(key)
       return
     }
-    reportError(AREA, err, 'No se ha podido guardar el menú.')
+    reportError(area(), err, messageIn(messages, 'menu.error.save'))
   }
 
   const save = useMutation({
     mutationFn: (d: Draft) => menuAdmin.save(d.brand, d.baseVersion, d.menu),
     onSuccess: (res) => {
       adopt(res.version, res.menu)
-      notifySuccess(AREA, `Versión ${res.version} guardada: los usuarios verán el menú nuevo en unos segundos.`)
+      notifySuccess(area(), messageIn(messages, 'menu.saved', { n: res.version }))
     },
     onError: (err, d) => onFailure(err, d.menu),
   })
@@ -125,7 +129,7 @@ export function MenuEditor() {
     onSuccess: (res, target) => {
       adopt(res.version, res.menu)
       setDialog(null)
-      notifySuccess(AREA, `Versión ${res.version} guardada con el contenido de la ${target === 0 ? 'versión de fábrica' : `versión ${target}`}.`)
+      notifySuccess(area(), messageIn(messages, 'rollback.saved', { n: res.version, from: restoredVersion(target) }))
     },
     onError: (err) => onFailure(err, null),
   })
@@ -140,6 +144,7 @@ export function MenuEditor() {
     const at = located ?? null
     // New entries go into the selected section or group, or next to the selected entry.
     const container = at ? (at.entry.items ? at.entry : at.parent ? locate(menu, at.parent)!.entry : null) : null
+    // The placeholder texts are the new entry's Spanish text (`label.es`, data the admin then edits), in any UI language.
     const page = (label: string, m: MenuDefinition): MenuEntry => ({ key: newKey(m, label), label: { es: label }, icon: 'pi pi-circle', to: '/' })
     let next: MenuDefinition
     let focus: string
@@ -169,7 +174,7 @@ export function MenuEditor() {
     const next = fromTreeNodes(value)
     const problem = structureProblem(next)
     if (problem) {
-      showToast({ severity: 'warn', summary: AREA, detail: problem })
+      showToast({ severity: 'warn', summary: area(), detail: problem })
       return
     }
     edit(next)
@@ -182,47 +187,47 @@ export function MenuEditor() {
       <div className="card menu-manager__toolbar">
         <div className="menu-manager__brand">
           <label htmlFor="mm-brand" className="screen-form__label">
-            Marca
+            {t('menu.brand')}
           </label>
-          <Dropdown inputId="mm-brand" placeholder="Elige una marca" value={brand} options={(state.data?.brands ?? [{ key: brand, name: brand }]).map((b) => ({ value: b.key, label: b.name }))} onChange={(e) => setBrand(e.value as string)} />
+          <Dropdown inputId="mm-brand" placeholder={t('menu.brandPlaceholder')} value={brand} options={(state.data?.brands ?? [{ key: brand, name: brand }]).map((b) => ({ value: b.key, label: b.name }))} onChange={(e) => setBrand(e.value as string)} />
         </div>
         <p className="menu-manager__status" aria-live="polite">
           {status}
-          {dirty && <span className="menu-manager__dirty">Cambios sin guardar</span>}
+          {dirty && <span className="menu-manager__dirty">{t('unsaved')}</span>}
         </p>
         <div className="action-bar">
-          <Button type="button" label="Vista previa" icon="pi pi-eye" outlined disabled={!current} onClick={() => setDialog('preview')} />
-          <Button type="button" label="Historial" icon="pi pi-history" outlined disabled={!state.data} onClick={() => setDialog('history')} />
+          <Button type="button" label={t('menu.preview')} icon="pi pi-eye" outlined disabled={!current} onClick={() => setDialog('preview')} />
+          <Button type="button" label={t('history')} icon="pi pi-history" outlined disabled={!state.data} onClick={() => setDialog('history')} />
           <Button
             type="button"
-            label="Descartar cambios"
+            label={t('discard')}
             icon="pi pi-undo"
             text
             disabled={!dirty}
             onClick={() => state.data && adopt(state.data.version, state.data.menu)}
           />
-          <Button type="button" label="Guardar" icon="pi pi-save" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => current && save.mutate(current)} />
+          <Button type="button" label={t('save')} icon="pi pi-save" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => current && save.mutate(current)} />
         </div>
       </div>
-      {restored && dirty && <Message className="menu-manager__message" severity="info" text="Se han recuperado los cambios sin guardar de esta marca." />}
+      {restored && dirty && <Message className="menu-manager__message" severity="info" text={t('menu.restored')} />}
       {saveError && (
-        <Message className="menu-manager__message" severity="error" text={`No se ha guardado: ${saveError}`} role="alert" />
+        <Message className="menu-manager__message" severity="error" text={t('notSaved', { error: saveError })} role="alert" />
       )}
-      {state.isPending && <div className="card" aria-busy="true">Cargando el menú…</div>}
+      {state.isPending && <div className="card" aria-busy="true">{t('menu.loading')}</div>}
       {current && (
         <div className="menu-manager__panes">
           <section className="card menu-manager__tree" aria-labelledby="mm-tree-title">
             <div className="menu-manager__tree-head">
               <h2 id="mm-tree-title" className="screen-form__title">
-                Menú de {brandName}
+                {t('menu.of', { brand: brandName })}
               </h2>
               <div className="action-bar">
-                <Button type="button" size="small" icon="pi pi-plus" label="Entrada" outlined onClick={() => addNew('entry')} disabled={!located} />
-                <Button type="button" size="small" icon="pi pi-folder-plus" label="Grupo" outlined onClick={() => addNew('group')} disabled={!located} />
-                <Button type="button" size="small" icon="pi pi-plus-circle" label="Sección" outlined onClick={() => addNew('section')} />
+                <Button type="button" size="small" icon="pi pi-plus" label={t('menu.add.entry')} outlined onClick={() => addNew('entry')} disabled={!located} />
+                <Button type="button" size="small" icon="pi pi-folder-plus" label={t('menu.add.group')} outlined onClick={() => addNew('group')} disabled={!located} />
+                <Button type="button" size="small" icon="pi pi-plus-circle" label={t('menu.add.section')} outlined onClick={() => addNew('section')} />
               </div>
             </div>
-            <p className="field-help">Arrastra para cambiar el orden o llevar una entrada a otra sección; con el teclado, usa «Subir», «Bajar» y «Dentro de».</p>
+            <p className="field-help">{t('menu.help')}</p>
             <Tree
               value={nodes}
               selectionMode="single"
@@ -235,11 +240,11 @@ export function MenuEditor() {
               nodeTemplate={(node) => <NodeLabel node={node} />}
               togglerTemplate={(node, o) => (
                 // The library's toggler has no name; the tree item itself answers to the arrow keys.
-                <button type="button" className={o.containerClassName} tabIndex={-1} onClick={o.onClick} aria-label={`${o.expanded ? 'Plegar' : 'Desplegar'} «${String(node.label)}»`}>
+                <button type="button" className={o.containerClassName} tabIndex={-1} onClick={o.onClick} aria-label={t(o.expanded ? 'menu.collapse' : 'menu.expand', { label: String(node.label) })}>
                   <i className={`pi ${o.expanded ? 'pi-chevron-down' : 'pi-chevron-right'} ${o.iconClassName}`} aria-hidden="true" />
                 </button>
               )}
-              ariaLabel={`Menú de ${brandName}`}
+              ariaLabel={t('menu.of', { brand: brandName })}
             />
           </section>
           {located ? (
@@ -254,7 +259,7 @@ export function MenuEditor() {
               onMoveInto={(parent) => {
                 const next = moveInto(current.menu, located.entry.key, parent)
                 if (next) edit(next)
-                else showToast({ severity: 'warn', summary: AREA, detail: 'No se puede mover ahí: el menú admite secciones, grupos y entradas.' })
+                else showToast({ severity: 'warn', summary: t('area.menu'), detail: t('menu.cannotMove') })
               }}
               onRemove={() => {
                 edit(removeEntry(current.menu, located.entry.key))
@@ -263,7 +268,7 @@ export function MenuEditor() {
             />
           ) : (
             <div className="card menu-manager__empty">
-              <i className="pi pi-arrow-left" aria-hidden="true" /> Elige una entrada del árbol para cambiar su texto, icono, destino, permiso o visibilidad.
+              <i className="pi pi-arrow-left" aria-hidden="true" /> {t('menu.pick')}
             </div>
           )}
         </div>
@@ -273,7 +278,7 @@ export function MenuEditor() {
       )}
       {dialog === 'history' && state.data && (
         <VersionHistory
-          title={`Historial del menú de ${brandName}`}
+          title={t('menu.historyOf', { brand: brandName })}
           queryKey={['menu-manager', 'history', brand]}
           load={() => menuAdmin.history(brand)}
           currentVersion={state.data.version}
@@ -282,7 +287,7 @@ export function MenuEditor() {
           onRollback={(v) => rollback.mutate(v)}
           busy={rollback.isPending}
           onHide={() => setDialog(null)}
-          errorArea={AREA}
+          errorArea={t('area.menu')}
         />
       )}
       {conflict && (
@@ -319,16 +324,17 @@ function containerKeys(menu: MenuDefinition): Set<string> {
 
 /** A tree row: icon, text and what sets the entry apart (hidden, dev-only, permission, brands, external). */
 function NodeLabel({ node }: { node: TreeNode }) {
+  const t = useMessages(messages)
   const { entry } = node.data as NodeData
   return (
     <span className={`menu-manager__node ${entry.hidden ? 'menu-manager__node--hidden' : ''}`} data-key={entry.key}>
       <span className="menu-manager__node-label">{entry.label.es}</span>
-      {entry.hidden && <span className="menu-manager__tag">oculta</span>}
-      {entry.devOnly && <span className="menu-manager__tag">desarrollo</span>}
+      {entry.hidden && <span className="menu-manager__tag">{t('menu.tag.hidden')}</span>}
+      {entry.devOnly && <span className="menu-manager__tag">{t('menu.tag.dev')}</span>}
       {entry.permission && <span className="menu-manager__tag menu-manager__tag--perm">{entry.permission}</span>}
       {entry.brands && <span className="menu-manager__tag">{entry.brands.join(', ')}</span>}
       {entry.badge && <span className="menu-badge">{entry.badge}</span>}
-      {entry.href && <i className="pi pi-external-link" aria-label="enlace externo" />}
+      {entry.href && <i className="pi pi-external-link" aria-label={t('menu.externalLink')} />}
     </span>
   )
 }

@@ -3,8 +3,10 @@ import { Button } from 'primereact/button'
 import { confirmDialog } from 'primereact/confirmdialog'
 import { Dialog } from 'primereact/dialog'
 import { useState } from 'react'
-import { formatWhen, type Change, type HistoryEntry } from './admin-api'
+import { useMessages } from '../../i18n/i18n'
+import { formatWhen, restoredVersion, type Change, type HistoryEntry } from './admin-api'
 import { ChangeList } from './ChangeList'
+import { messages } from './messages'
 
 export interface VersionHistoryProps {
   /** The dialog's title: «Historial del menú de Grupo Energía». */
@@ -25,7 +27,8 @@ export interface VersionHistoryProps {
 /** Versions newest first with author, time and what each changed; compare with the current one; roll back (a new version). */
 export function VersionHistory(props: VersionHistoryProps) {
   const { title, queryKey, load, currentVersion, dirty, compare, onRollback, busy, onHide, errorArea } = props
-  const history = useQuery({ queryKey, queryFn: load, staleTime: 0, meta: { errorArea, errorMessage: 'No se ha podido obtener el historial.' } })
+  const t = useMessages(messages)
+  const history = useQuery({ queryKey, queryFn: load, staleTime: 0, meta: { errorArea, errorMessage: t('history.error') } })
   const [comparison, setComparison] = useState<{ from: number; changes: Change[] | null } | null>(null)
 
   const showComparison = async (from: number) => {
@@ -40,41 +43,41 @@ export function VersionHistory(props: VersionHistoryProps) {
 
   const askRollback = (v: HistoryEntry) =>
     confirmDialog({
-      header: `Volver a la versión ${v.version === 0 ? 'de fábrica' : v.version}`,
-      message: `Se guardará la versión ${currentVersion + 1} con el contenido de la versión ${v.version === 0 ? 'de fábrica' : v.version}. Podrás deshacerlo desde este historial.${dirty ? ' Los cambios sin guardar se perderán.' : ''}`,
+      header: v.version === 0 ? t('history.back.factory') : t('history.back.n', { n: v.version }),
+      message: [t('history.back.message', { next: currentVersion + 1, from: restoredVersion(v.version) }), dirty ? t('history.back.dirty') : ''].filter(Boolean).join(' '),
       icon: 'pi pi-history',
-      acceptLabel: 'Volver a esta versión',
-      rejectLabel: 'Cancelar',
+      acceptLabel: t('history.back'),
+      rejectLabel: t('cancel'),
       defaultFocus: 'reject',
       accept: () => onRollback(v.version),
     })
 
   return (
     <Dialog header={title} visible onHide={onHide} style={{ width: '48rem' }} breakpoints={{ '960px': '90vw', '641px': '98vw' }} maximizable>
-      {history.isPending && <p aria-busy="true">Cargando el historial…</p>}
+      {history.isPending && <p aria-busy="true">{t('history.loading')}</p>}
       {history.data && (
-        <ol className="version-history" aria-label="Versiones, de la más reciente a la más antigua">
+        <ol className="version-history" aria-label={t('history.list')}>
           {history.data.map((v) => (
             <li key={v.version} className={`version-history__item ${v.version === currentVersion ? 'version-history__item--current' : ''}`}>
               <div className="version-history__head">
-                <strong>{v.version === 0 ? 'Versión de fábrica' : `Versión ${v.version}`}</strong>
-                {v.version === currentVersion && <span className="version-history__tag">Actual</span>}
-                {v.kind === 'rollback' && <span className="version-history__tag version-history__tag--info">Restaura la {v.restoredFrom === 0 ? 'de fábrica' : `versión ${v.restoredFrom}`}</span>}
-                <span className="version-history__meta">{v.version === 0 ? 'La que trae la aplicación' : `${v.author?.name ?? '—'} · ${formatWhen(v.createdAt)}`}</span>
+                <strong>{v.version === 0 ? t('version.factory') : t('version.n', { n: v.version })}</strong>
+                {v.version === currentVersion && <span className="version-history__tag">{t('history.current')}</span>}
+                {v.kind === 'rollback' && <span className="version-history__tag version-history__tag--info">{v.restoredFrom === 0 ? t('history.restores.factory') : t('history.restores.n', { n: String(v.restoredFrom) })}</span>}
+                <span className="version-history__meta">{v.version === 0 ? t('history.shipped') : `${v.author?.name ?? '—'} · ${formatWhen(v.createdAt)}`}</span>
               </div>
-              {v.version > 0 && <ChangeList changes={v.changes} empty="Sin cambios respecto a la versión anterior." />}
+              {v.version > 0 && <ChangeList changes={v.changes} empty={t('history.noChanges')} />}
               {v.version !== currentVersion && (
                 <div className="version-history__actions">
                   {compare && (
-                    <Button type="button" label="Comparar con la actual" icon="pi pi-arrows-h" size="small" text onClick={() => void showComparison(v.version)} />
+                    <Button type="button" label={t('history.compare')} icon="pi pi-arrows-h" size="small" text onClick={() => void showComparison(v.version)} />
                   )}
-                  <Button type="button" label="Volver a esta versión" icon="pi pi-history" size="small" outlined disabled={busy} onClick={() => askRollback(v)} />
+                  <Button type="button" label={t('history.back')} icon="pi pi-history" size="small" outlined disabled={busy} onClick={() => askRollback(v)} />
                 </div>
               )}
               {comparison?.from === v.version && (
-                <div className="version-history__compare" role="region" aria-label={`Diferencias entre la versión ${v.version} y la actual`}>
-                  <p className="version-history__compare-title">De esta versión a la actual:</p>
-                  {comparison.changes ? <ChangeList changes={comparison.changes} empty="Son iguales." /> : <p aria-busy="true">Comparando…</p>}
+                <div className="version-history__compare" role="region" aria-label={t('history.differences', { n: v.version })}>
+                  <p className="version-history__compare-title">{t('history.toCurrent')}</p>
+                  {comparison.changes ? <ChangeList changes={comparison.changes} empty={t('history.same')} /> : <p aria-busy="true">{t('history.comparing')}</p>}
                 </div>
               )}
             </li>

@@ -3,6 +3,9 @@ import type { LocalizedText } from '../../../schemas/i18n'
 import type { MenuDefinition, ResolvedMenuEntry } from '../../../schemas/menu'
 import type { ScreenOverlay, Text } from '../../../schemas/screen'
 import { api, ApiError } from '../../api/client'
+import { messageIn } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 
 export type { Author }
 
@@ -93,11 +96,16 @@ export const screenAdmin = {
     api.post<ScreenState & { changes: Change[] }>(`/bff/admin/screens/${encodeURIComponent(id)}/rollback`, { version, expectedVersion }),
 }
 
-const DATE = new Intl.DateTimeFormat('es-ES', { dateStyle: 'short', timeStyle: 'short' })
-export const formatWhen = (ms: number | null) => (ms === null ? '—' : DATE.format(new Date(ms)))
+/** Short date and time in the current language: 21/11/26, 10:32 (ES), 11/21/26, 10:32 AM (EN). */
+export const formatWhen = (ms: number | null) =>
+  ms === null ? '—' : new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'short', timeStyle: 'short' }).format(new Date(ms))
 
-/** "Versión 3 · Ana Admin · 21/11/26, 10:32", or the shipped one. */
+/** "Versión 3 · Ana Admin · 21/11/26, 10:32", or the shipped one (current language). */
 export function describeVersion(version: number, author: Author | null, at: number | null): string {
-  if (version === 0) return 'Versión de fábrica (sin cambios guardados)'
-  return `Versión ${version} · ${author?.name ?? '—'} · ${formatWhen(at)}`
+  if (version === 0) return messageIn(messages, 'version.factoryUnchanged')
+  return messageIn(messages, 'version.line', { n: version, author: author?.name ?? '—', when: formatWhen(at) })
 }
+
+/** What a rollback restored, to end a sentence: "versión 3", "versión de fábrica". */
+export const restoredVersion = (version: number) =>
+  version === 0 ? messageIn(messages, 'version.from.factory') : messageIn(messages, 'version.from.n', { n: version })

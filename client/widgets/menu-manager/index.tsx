@@ -1,6 +1,8 @@
 import { TabPanel, TabView } from 'primereact/tabview'
+import { useMessages } from '../../i18n/i18n'
 import { ColumnsEditor } from './ColumnsEditor'
 import { MenuEditor } from './MenuEditor'
+import { messages } from './messages'
 import './menu-manager.css'
 
 /**
@@ -8,12 +10,13 @@ import './menu-manager.css'
  * without a release, validated by the BFF, versioned with history and rollback.
  */
 export default function MenuManager() {
+  const t = useMessages(messages)
   return (
     <TabView className="menu-manager">
-      <TabPanel header="Menú lateral" leftIcon="pi pi-bars">
+      <TabPanel header={t('tab.menu')} leftIcon="pi pi-bars">
         <MenuEditor />
       </TabPanel>
-      <TabPanel header="Columnas de tablas" leftIcon="pi pi-table">
+      <TabPanel header={t('tab.columns')} leftIcon="pi pi-table">
         <ColumnsEditor />
       </TabPanel>
     </TabView>

@@ -1,5 +1,7 @@
 import type { TreeNode } from 'primereact/treenode'
 import type { MenuDefinition, MenuEntry } from '../../../schemas/menu'
+import { messageIn } from '../../i18n/i18n'
+import { messages } from './messages'
 
 /** An entry's own fields, without its children. */
 export type EntryFields = Omit<MenuEntry, 'items'>
@@ -136,9 +138,9 @@ export function containers(menu: MenuDefinition): { key: string; label: string; 
 export function structureProblem(menu: MenuDefinition): string | null {
   const visit = (list: MenuEntry[], depth: number): string | null => {
     for (const e of list) {
-      if (depth === 0 && !e.items) return `«${e.label.es}» lleva a una página: no puede ser una sección. Arrástrala dentro de una sección.`
+      if (depth === 0 && !e.items) return messageIn(messages, 'menu.notPage', { label: e.label.es })
       if (e.items) {
-        if (depth > MAX_DEPTH - 1) return `«${e.label.es}» quedaría demasiado anidada: el menú admite secciones, grupos y entradas.`
+        if (depth > MAX_DEPTH - 1) return messageIn(messages, 'menu.tooDeep', { label: e.label.es })
         const inner = visit(e.items as MenuEntry[], depth + 1)
         if (inner) return inner
       }

@@ -1,5 +1,8 @@
 import { Button } from 'primereact/button'
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from './locale'
+import { messages } from './messages'
 
 export interface ChartTable {
   columns: string[]
@@ -8,10 +11,12 @@ export interface ChartTable {
 
 /**
  * A chart with what a chart needs to be usable by everyone: a heading, a text summary for
- * screen readers, and a "Ver datos" toggle that shows the same figures as a table (a
+ * screen readers, and a "Ver datos" ("Show data") toggle that shows the same figures as a table (a
  * scrollable region reachable by keyboard). Extra buttons (reset zoom, export) come in `actions`.
  */
 export function ChartFrame({ title, summary, table, height = 300, actions, children }: { title: string; summary: string; table: ChartTable; height?: number; actions?: ReactNode; children: ReactNode }) {
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const [showTable, setShowTable] = useState(false)
   const id = useId()
   const canvasBox = useRef<HTMLDivElement>(null)
@@ -27,12 +32,12 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
         </h3>
         <span className="chart-frame__actions">
           {actions}
-          <Button type="button" size="small" text icon={showTable ? 'pi pi-chart-line' : 'pi pi-table'} label={showTable ? 'Ver gráfico' : 'Ver datos'} aria-expanded={showTable} onClick={() => setShowTable(!showTable)} />
+          <Button type="button" size="small" text icon={showTable ? 'pi pi-chart-line' : 'pi pi-table'} label={showTable ? t('chart.showChart') : t('chart.showData')} aria-expanded={showTable} onClick={() => setShowTable(!showTable)} />
         </span>
       </figcaption>
       <p className="p-sr-only">{summary}</p>
       {showTable ? (
-        <div className="chart-frame__table" tabIndex={0} role="region" aria-label={`Datos: ${title}`}>
+        <div className="chart-frame__table" tabIndex={0} role="region" aria-label={t('chart.dataOf', { title })}>
           <table className="simple-table">
             <thead>
               <tr>
@@ -47,7 +52,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
               {table.rows.map((r, i) => (
                 <tr key={i}>
                   {r.map((v, j) => (
-                    <td key={j}>{typeof v === 'number' ? v.toLocaleString('es-ES', { maximumFractionDigits: 4 }) : v}</td>
+                    <td key={j}>{typeof v === 'number' ? v.toLocaleString(intlLocale(lang), { maximumFractionDigits: 4 }) : v}</td>
                   ))}
                 </tr>
               ))}

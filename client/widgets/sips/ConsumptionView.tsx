@@ -4,18 +4,24 @@ import { Button } from 'primereact/button'
 import { useMemo, useRef } from 'react'
 import { Bar } from 'react-chartjs-2'
 import { useTheme } from '../../app/theme'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
 import { ChartFrame } from '../shared/ChartFrame'
 import { baseOptions, formatNumber, PERIOD_COLORS } from '../shared/charts'
 import { ZOOM_OPTIONS } from '../shared/charts-zoom'
+import { messages } from './messages'
 import { maxOf, monthlySeries, periodsOf, PERIODS, sumOf, type SipsConsumo } from './sips-logic'
 
 /** The consumption history: monthly kWh per period (stacked bars, zoomable) and the readings table. */
 export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> }) {
   const { dark } = useTheme()
+  const { lang } = useI18n()
+  const t = useMessages(messages)
   const chartRef = useRef<ChartJS<'bar'>>(null)
   const lecturas = useMemo(() => query.data?.Lecturas ?? [], [query.data])
-  const series = useMemo(() => monthlySeries(lecturas), [lecturas])
+  // The month labels are in the current language: rebuilt on a switch.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const series = useMemo(() => monthlySeries(lecturas), [lecturas, lang])
   const data = useMemo(
     () => ({
       labels: series.labels,
@@ -39,7 +45,7 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
           ...base.plugins.tooltip,
           callbacks: {
             label: (ctx: { dataset: { label?: string }; parsed: { y: number | null } }) => `${ctx.dataset.label}: ${formatNumber(ctx.parsed.y ?? 0, 0)} kWh`,
-            footer: (items: { dataIndex: number }[]) => `Total: ${formatNumber(series.totals[items[0]?.dataIndex ?? 0] ?? 0, 0)} kWh`,
+            footer: (items: { dataIndex: number }[]) => t('consumption.tooltipTotal', { kwh: formatNumber(series.totals[items[0]?.dataIndex ?? 0] ?? 0, 0) }),
           },
         },
       },
@@ -48,23 +54,23 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
         y: { ...base.scales.y, stacked: true, title: { display: true, text: 'kWh', color: base.scales.y.ticks.color } },
       },
     }
-    // The theme's colours are read when the options are built: rebuild on a light/dark switch.
+    // The theme's colours and the language's formats are read when the options are built: rebuild on a switch of either.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [series, dark])
+  }, [series, dark, lang])
 
   if (query.isPending) {
     return (
       <section className="card sips-consumption" aria-busy="true">
-        <h3 className="chart-frame__title">Consumo mensual por periodo</h3>
-        <p className="sips-muted">Cargando el histórico de consumos…</p>
+        <h3 className="chart-frame__title">{t('consumption.title')}</h3>
+        <p className="sips-muted">{t('consumption.loading')}</p>
       </section>
     )
   }
   if (query.isError) {
     return (
       <section className="card sips-consumption">
-        <h3 className="chart-frame__title">Consumo mensual por periodo</h3>
-        <p className="sips-muted">No se ha podido obtener el histórico de consumos.</p>
+        <h3 className="chart-frame__title">{t('consumption.title')}</h3>
+        <p className="sips-muted">{t('consumption.error')}</p>
       </section>
     )
   }
@@ -73,46 +79,52 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
   const last = lecturas[lecturas.length - 1]
   const summary =
     lecturas.length > 0
-      ? `Consumo mensual de ${series.labels[0]} a ${series.labels[series.labels.length - 1]} por periodos ${series.periods.join(', ')}: ${formatNumber(total, 0)} kWh en ${lecturas.length} meses; el mes de mayor consumo es ${series.labels[series.totals.indexOf(Math.max(...series.totals))]} (${formatNumber(Math.max(...series.totals), 0)} kWh).`
-      : 'Sin lecturas.'
+      ? t('consumption.summary', {
+          from: series.labels[0] ?? '',
+          to: series.labels[series.labels.length - 1] ?? '',
+          periods: series.periods.join(', '),
+          total: formatNumber(total, 0),
+          months: lecturas.length,
+          peak: series.labels[series.totals.indexOf(Math.max(...series.totals))] ?? '',
+          peakKwh: formatNumber(Math.max(...series.totals), 0),
+        })
+      : t('consumption.none')
   const table = {
-    columns: ['Mes', ...series.periods.map((p) => `${p} (kWh)`), 'Total (kWh)'],
+    columns: [t('consumption.col.month'), ...series.periods.map((p) => `${p} (kWh)`), t('consumption.col.total')],
     rows: series.labels.map((label, i) => [label, ...series.periods.map((p) => series.data[p][i] ?? 0), series.totals[i] ?? 0]),
   }
   const reactive = periodsOf(lecturas, 'ReactivaKvarh')
   return (
-    <section className="card sips-consumption" aria-label="Histórico de consumos">
+    <section className="card sips-consumption" aria-label={t('consumption.region')}>
       <ChartFrame
-        title="Consumo mensual por periodo"
+        title={t('consumption.title')}
         summary={summary}
         table={table}
         height={320}
-        actions={<Button type="button" size="small" text icon="pi pi-search-minus" label="Restablecer zoom" onClick={() => chartRef.current?.resetZoom()} />}
+        actions={<Button type="button" size="small" text icon="pi pi-search-minus" label={t('consumption.resetZoom')} onClick={() => chartRef.current?.resetZoom()} />}
       >
         <Bar ref={chartRef} data={data} options={options} aria-hidden="true" />
       </ChartFrame>
-      <p className="sips-muted sips-consumption__hint">Rueda o pellizco para ampliar, arrastrar para desplazarse.</p>
+      <p className="sips-muted sips-consumption__hint">{t('consumption.zoomHint')}</p>
       {first && last && (
         <details className="sips-readings">
-          <summary>
-            Lecturas ({lecturas.length} periodos de facturación, del {formatValue(first.FechaInicio, 'date')} al {formatValue(last.FechaFin, 'date')})
-          </summary>
-          <div className="sips-readings__scroll" tabIndex={0} role="region" aria-label="Lecturas de facturación">
+          <summary>{t('readings.summary', { n: lecturas.length, from: formatValue(first.FechaInicio, 'date'), to: formatValue(last.FechaFin, 'date') })}</summary>
+          <div className="sips-readings__scroll" tabIndex={0} role="region" aria-label={t('readings.region')}>
             <table className="simple-table sips-readings__table">
-              <caption className="p-sr-only">Lecturas de facturación del CUPS</caption>
+              <caption className="p-sr-only">{t('readings.caption')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Periodo</th>
-                  <th scope="col">Tarifa</th>
+                  <th scope="col">{t('readings.col.period')}</th>
+                  <th scope="col">{t('readings.col.tariff')}</th>
                   {series.periods.map((p) => (
                     <th key={p} scope="col">
-                      Activa {p} (kWh)
+                      {t('readings.col.active', { p })}
                     </th>
                   ))}
-                  <th scope="col">Activa total (kWh)</th>
-                  {reactive.length > 0 && <th scope="col">Reactiva (kvarh)</th>}
-                  <th scope="col">Potencia máx. demandada</th>
-                  <th scope="col">Lectura</th>
+                  <th scope="col">{t('readings.col.activeTotal')}</th>
+                  {reactive.length > 0 && <th scope="col">{t('readings.col.reactive')}</th>}
+                  <th scope="col">{t('readings.col.maxPower')}</th>
+                  <th scope="col">{t('readings.col.kind')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -128,7 +140,7 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
                     <td>{formatNumber(sumOf(l.ActivaKwh), 0)}</td>
                     {reactive.length > 0 && <td>{formatNumber(sumOf(l.ReactivaKvarh), 0)}</td>}
                     <td>{formatValue(maxOf(l.PotenciaDemandadaKw), 'power')}</td>
-                    <td>{l.TipoLectura === 'estimada' ? 'Estimada' : 'Real'}</td>
+                    <td>{l.TipoLectura === 'estimada' ? t('readings.estimated') : t('readings.actual')}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
+import { useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
+import { messages, type MessageKey as Key } from './messages'
 import { PERIODS, type SipsInfo } from './sips-logic'
 
 type Item = { label: string; value: ReactNode; hint?: string }
@@ -9,18 +11,19 @@ const energy = (v: number | null | undefined) => formatValue(v, 'energy')
 const date = (v: string | null | undefined) => formatValue(v, 'date')
 const text = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v))
 
-const FASES: Record<string, string> = { monofasico: 'Monofásico', trifasico: 'Trifásico' }
-const PROPIEDAD: Record<string, string> = { distribuidora: 'Distribuidora (alquiler)', titular: 'Titular' }
-const PERFIL: Record<string, string> = { Pa: 'Pa (2.0TD, sin discriminación)', Pb: 'Pb (2.0TD, con discriminación)', Pc: 'Pc (3.0TD)', Pd: 'Pd (6.xTD)' }
+const FASES: Record<string, Key> = { monofasico: 'info.phases.single', trifasico: 'info.phases.three' }
+const PROPIEDAD: Record<string, Key> = { distribuidora: 'info.meterOwner.distributor', titular: 'info.meterOwner.holder' }
+const PERFIL: Record<string, Key> = { Pa: 'info.profile.Pa', Pb: 'info.profile.Pb', Pc: 'info.profile.Pc', Pd: 'info.profile.Pd' }
 
-function Flag({ value, yes = 'Sí', no = 'No', good }: { value: boolean | null | undefined; yes?: string; no?: string; good?: boolean }) {
+function Flag({ value, yes, no, good }: { value: boolean | null | undefined; yes?: string; no?: string; good?: boolean }) {
+  const t = useMessages(messages)
   if (value === null || value === undefined) return <>—</>
   // `good`: which answer is the favourable one (colours it), when the question has one.
   const favourable = good === undefined ? null : value === good
   const cls = favourable === null ? 'sips-flag' : favourable ? 'sips-flag sips-flag--good' : 'sips-flag sips-flag--bad'
   return (
     <span className={cls}>
-      <i className={value ? 'pi pi-check-circle' : 'pi pi-times-circle'} aria-hidden="true" /> {value ? yes : no}
+      <i className={value ? 'pi pi-check-circle' : 'pi pi-times-circle'} aria-hidden="true" /> {value ? (yes ?? t('info.yes')) : (no ?? t('info.no'))}
     </span>
   )
 }
@@ -48,50 +51,52 @@ function Section({ title, icon, items }: { title: string; icon: string; items: I
 
 /** The record in readable sections, with units: supply point, contract, meter, flags. */
 export function InfoSections({ info }: { info: SipsInfo }) {
+  const t = useMessages(messages)
+  const coded = (map: Record<string, Key>, code: string) => (map[code] ? t(map[code]) : code)
   const powers = PERIODS.filter((p) => typeof info.PotenciasContratadasKw?.[p] === 'number')
   const consumption = PERIODS.filter((p) => typeof info.ConsumoAnualKwh?.[p] === 'number')
   const supply: Item[] = [
     { label: 'CUPS', value: <span className="code-cell">{info.Cups}</span> },
-    { label: 'Distribuidora', value: info.Distribuidora ? `${info.Distribuidora.Nombre} (${info.Distribuidora.Codigo})` : '—' },
-    { label: 'Municipio', value: text(info.Municipio) },
-    { label: 'Provincia', value: info.Provincia ? `${info.Provincia}${info.ProvinciaCodigo ? ` (${info.ProvinciaCodigo})` : ''}` : '—' },
-    { label: 'Código postal', value: text(info.CodigoPostal) },
-    { label: 'Tarifa de acceso', value: info.Tarifa ? `${info.Tarifa.Codigo} (ATR ${info.Tarifa.CodigoAtr})` : '—' },
-    { label: 'Tensión', value: info.Tension ? `${info.Tension}${typeof info.TensionV === 'number' ? ` · ${formatValue(info.TensionV, 'integer')} V` : ''}` : '—' },
-    { label: 'Potencia máxima BIE', value: power(info.PotenciaMaximaBieKw) },
-    { label: 'Potencia máxima APM', value: power(info.PotenciaMaximaApmKw) },
+    { label: t('info.distributor'), value: info.Distribuidora ? `${info.Distribuidora.Nombre} (${info.Distribuidora.Codigo})` : '—' },
+    { label: t('info.municipality'), value: text(info.Municipio) },
+    { label: t('info.province'), value: info.Provincia ? `${info.Provincia}${info.ProvinciaCodigo ? ` (${info.ProvinciaCodigo})` : ''}` : '—' },
+    { label: t('info.postalCode'), value: text(info.CodigoPostal) },
+    { label: t('info.tariff'), value: info.Tarifa ? `${info.Tarifa.Codigo} (ATR ${info.Tarifa.CodigoAtr})` : '—' },
+    { label: t('info.voltage'), value: info.Tension ? `${info.Tension}${typeof info.TensionV === 'number' ? ` · ${formatValue(info.TensionV, 'integer')} V` : ''}` : '—' },
+    { label: t('info.maxPowerBie'), value: power(info.PotenciaMaximaBieKw) },
+    { label: t('info.maxPowerApm'), value: power(info.PotenciaMaximaApmKw) },
     { label: 'CNAE', value: text(info.Cnae) },
   ]
   const contract: Item[] = [
-    ...powers.map((p) => ({ label: `Potencia contratada ${p}`, value: power(info.PotenciasContratadasKw[p]) })),
-    ...consumption.map((p) => ({ label: `Consumo anual ${p}`, value: energy(info.ConsumoAnualKwh[p]) })),
-    { label: 'Consumo anual total', value: <strong>{energy(info.ConsumoAnualKwh?.Total)}</strong>, hint: '(últimos 12 meses)' },
-    { label: 'Alta del suministro', value: date(info.FechaAltaSuministro) },
-    { label: 'Último movimiento de contrato', value: date(info.FechaUltimoMovimientoContrato) },
-    { label: 'Último cambio de comercializadora', value: date(info.FechaUltimoCambioComercializador) },
-    { label: 'Perfil de consumo', value: info.PerfilConsumo ? (PERFIL[info.PerfilConsumo] ?? info.PerfilConsumo) : '—' },
-    { label: 'Depósito de garantía', value: formatValue(info.DepositoGarantiaEur, 'money') },
+    ...powers.map((p) => ({ label: t('info.contractedPower', { p }), value: power(info.PotenciasContratadasKw[p]) })),
+    ...consumption.map((p) => ({ label: t('info.annualConsumption', { p }), value: energy(info.ConsumoAnualKwh[p]) })),
+    { label: t('info.annualTotal'), value: <strong>{energy(info.ConsumoAnualKwh?.Total)}</strong>, hint: t('info.last12') },
+    { label: t('info.supplyStart'), value: date(info.FechaAltaSuministro) },
+    { label: t('info.lastContractChange'), value: date(info.FechaUltimoMovimientoContrato) },
+    { label: t('info.lastSwitch'), value: date(info.FechaUltimoCambioComercializador) },
+    { label: t('info.profile'), value: info.PerfilConsumo ? coded(PERFIL, info.PerfilConsumo) : '—' },
+    { label: t('info.deposit'), value: formatValue(info.DepositoGarantiaEur, 'money') },
   ]
   const meter: Item[] = [
-    { label: 'Telegestionado', value: <Flag value={info.Telegestionado} /> },
-    { label: 'Fases', value: info.Fases ? (FASES[info.Fases] ?? info.Fases) : '—' },
-    { label: 'Propiedad del contador', value: info.PropiedadContador ? (PROPIEDAD[info.PropiedadContador] ?? info.PropiedadContador) : '—' },
-    { label: 'Discriminación horaria', value: text(info.DiscriminacionHoraria) },
-    { label: 'Última lectura', value: date(info.FechaUltimaLectura) },
+    { label: t('info.remote'), value: <Flag value={info.Telegestionado} /> },
+    { label: t('info.phases'), value: info.Fases ? coded(FASES, info.Fases) : '—' },
+    { label: t('info.meterOwner'), value: info.PropiedadContador ? coded(PROPIEDAD, info.PropiedadContador) : '—' },
+    { label: t('info.timeDiscrimination'), value: text(info.DiscriminacionHoraria) },
+    { label: t('info.lastReading'), value: date(info.FechaUltimaLectura) },
   ]
   const flags: Item[] = [
-    { label: 'Contratable', value: <Flag value={info.Contratable} good /> },
-    { label: 'Impagos', value: <Flag value={info.Impagos} yes="Con impagos" no="Sin impagos" good={false} /> },
-    { label: 'Vivienda habitual', value: <Flag value={info.ViviendaHabitual} /> },
-    { label: 'Bono social', value: <Flag value={info.BonoSocial} /> },
-    { label: 'Autoconsumo', value: info.CodigoAutoconsumo ? `Sí (código ${info.CodigoAutoconsumo})` : 'Sin autoconsumo' },
+    { label: t('info.contractable'), value: <Flag value={info.Contratable} good /> },
+    { label: t('info.unpaid'), value: <Flag value={info.Impagos} yes={t('info.unpaid.yes')} no={t('info.unpaid.no')} good={false} /> },
+    { label: t('info.primaryHome'), value: <Flag value={info.ViviendaHabitual} /> },
+    { label: t('info.socialBonus'), value: <Flag value={info.BonoSocial} /> },
+    { label: t('info.selfConsumption'), value: info.CodigoAutoconsumo ? t('info.selfConsumption.yes', { code: info.CodigoAutoconsumo }) : t('info.selfConsumption.no') },
   ]
   return (
     <div className="sips-sections">
-      <Section title="Punto de suministro" icon="map-marker" items={supply} />
-      <Section title="Contrato y consumo" icon="file" items={contract} />
-      <Section title="Equipo de medida" icon="gauge" items={meter} />
-      <Section title="Indicadores" icon="flag" items={flags} />
+      <Section title={t('info.section.supply')} icon="map-marker" items={supply} />
+      <Section title={t('info.section.contract')} icon="file" items={contract} />
+      <Section title={t('info.section.meter')} icon="gauge" items={meter} />
+      <Section title={t('info.section.flags')} icon="flag" items={flags} />
     </div>
   )
 }

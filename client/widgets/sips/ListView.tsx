@@ -10,22 +10,29 @@ import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifyError } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { messageIn, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
-import { cupsFromFile, LIST_ERROR, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl, type SipsListRow } from './sips-logic'
+import { messages, type MessageKey as Key } from './messages'
+import { cupsFromFile, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl, type SipsListRow } from './sips-logic'
 
-const ESTADOS: Record<SipsListRow['Estado'], { label: string; severity: 'success' | 'danger' | 'warning' }> = {
-  ok: { label: 'Con datos', severity: 'success' },
-  invalido: { label: 'No válido', severity: 'danger' },
-  sin_datos: { label: 'Sin datos', severity: 'warning' },
+const ESTADOS: Record<SipsListRow['Estado'], { label: Key; severity: 'success' | 'danger' | 'warning' }> = {
+  ok: { label: 'list.state.ok', severity: 'success' },
+  invalido: { label: 'list.state.invalid', severity: 'danger' },
+  sin_datos: { label: 'list.state.noData', severity: 'warning' },
 }
+
+/** A message of the form, kept as its key so that it follows a language switch. */
+type FormError = { key: Key; vars?: Record<string, string | number> }
 
 type Row = SipsListRow & { Orden: number }
 
 /** Many CUPS: paste them or load a .txt/.csv, look them all up at once, open one, export all. */
 export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup: (list: string[]) => void; onOpen: (cups: string) => void }) {
+  const t = useMessages(messages)
   const id = useId()
   const [text, setText] = useState(list.join('\n'))
-  const [error, setError] = useState<string | null>(null)
+  const [formError, setError] = useState<FormError | null>(null)
+  const error = formError ? t(formError.key, formError.vars) : null
   const [fileName, setFileName] = useState<string | null>(null)
   const parsed = useMemo(() => parseCupsList(text), [text])
   const listKey = list.join(',')
@@ -34,8 +41,8 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (parsed.length === 0) return setError('Escribe o carga al menos un CUPS.')
-    if (parsed.length > MAX_LIST) return setError(`Se pueden consultar hasta ${MAX_LIST} CUPS a la vez (la lista tiene ${parsed.length}).`)
+    if (parsed.length === 0) return setError({ key: 'list.error.empty' })
+    if (parsed.length > MAX_LIST) return setError({ key: 'list.error.tooMany', vars: { max: MAX_LIST, n: parsed.length } })
     setError(null)
     onLookup(parsed)
   }
@@ -44,21 +51,21 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
     const file = e.target.files?.[0]
     e.target.value = ''
     if (!file) return
-    if (file.size > 2 * 1024 * 1024) return setError('El fichero no puede superar 2 MB.')
+    if (file.size > 2 * 1024 * 1024) return setError({ key: 'list.error.fileTooBig' })
     const found = cupsFromFile(await file.text(), file.name)
     setFileName(file.name)
     setText(found.join('\n'))
-    setError(found.length ? null : `No se ha encontrado ningún CUPS en ${file.name}.`)
+    setError(found.length ? null : { key: 'list.error.noneInFile', vars: { file: file.name } })
   }
 
   const helpId = `${id}-help`
   const errorId = `${id}-error`
   return (
     <div className="sips-list">
-      <form className="card sips-list__form" onSubmit={submit} aria-label="Consultar varios CUPS">
+      <form className="card sips-list__form" onSubmit={submit} aria-label={t('list.form')}>
         <div className="screen-form__field">
           <label className="screen-form__label" htmlFor={`${id}-list`}>
-            Lista de CUPS
+            {t('list.label')}
           </label>
           <InputTextarea
             id={`${id}-list`}
@@ -73,8 +80,8 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
             className="sips-list__textarea"
           />
           <small id={helpId} className="field-help">
-            Uno por línea, o separados por espacios, comas o punto y coma (hasta {MAX_LIST}). Los repetidos se consultan una vez.
-            {parsed.length > 0 && ` ${parsed.length} CUPS distinto${parsed.length === 1 ? '' : 's'}.`}
+            {t('list.help', { max: MAX_LIST })}
+            {parsed.length > 0 && ` ${t(parsed.length === 1 ? 'list.distinct.one' : 'list.distinct.other', { n: parsed.length })}`}
           </small>
           {error && (
             <small id={errorId} className="field-error p-error" role="alert">
@@ -87,11 +94,11 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
             <input id={`${id}-file`} type="file" accept=".txt,.csv,text/plain,text/csv" className="sips-file__input" onChange={(e) => void onFile(e)} />
             <label htmlFor={`${id}-file`} className="p-button p-button-outlined sips-file__label">
               <i className="pi pi-upload" aria-hidden="true" />
-              <span>Cargar fichero (.txt, .csv)</span>
+              <span>{t('list.loadFile')}</span>
             </label>
             {fileName && <span className="sips-muted sips-file__name">{fileName}</span>}
           </span>
-          <Button type="submit" label="Consultar lista" icon="pi pi-search" />
+          <Button type="submit" label={t('list.submit')} icon="pi pi-search" />
         </div>
       </form>
       {list.length > 0 && <ListResult key={listKey} list={list} onOpen={onOpen} />}
@@ -100,6 +107,7 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
 }
 
 function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) => void }) {
+  const t = useMessages(messages)
   const query = useQuery({
     queryKey: ['sips', 'list', list],
     queryFn: ({ signal }) => api.post<SipsListRow[]>('/api/sips/info/list', { Cups: list }, { signal }),
@@ -118,7 +126,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
     if (!query.data || query.data.length === 0 || warned.current === query.data) return
     if (query.data.every((r) => r.Estado !== 'ok')) {
       warned.current = query.data
-      notifyError(SIPS_AREA, LIST_ERROR)
+      notifyError(SIPS_AREA, messageIn(messages, 'error.list'))
     }
   }, [query.data])
 
@@ -137,8 +145,8 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
     return (
       <div className="screen-error-box" role="alert">
         <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{LIST_ERROR}</span>
-        <Button type="button" size="small" outlined label="Reintentar" icon="pi pi-refresh" className="sips-retry" onClick={() => void query.refetch()} />
+        <span>{t('error.list')}</span>
+        <Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void query.refetch()} />
       </div>
     )
   }
@@ -152,27 +160,27 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
           e.preventDefault()
           onOpen(row.Normalizado)
         }}
-        aria-label={`Abrir ${row.Normalizado}`}
+        aria-label={t('list.open', { cups: row.Normalizado })}
       >
         {row.Normalizado}
       </Link>
     ) : (
       <span className="code-cell">{row.Cups}</span>
     )
-  const estadoCell = (row: Row) => <Tag value={ESTADOS[row.Estado]?.label ?? row.Estado} severity={ESTADOS[row.Estado]?.severity} />
+  const estadoCell = (row: Row) => <Tag value={ESTADOS[row.Estado] ? t(ESTADOS[row.Estado].label) : row.Estado} severity={ESTADOS[row.Estado]?.severity} />
   const motivoCell = (row: Row) => (row.Estado === 'ok' ? (row.Info?.Distribuidora?.Nombre ?? '—') : <span className="sips-reason">{row.Motivo ?? '—'}</span>)
 
   return (
-    <section className="card sips-list__result" aria-label="Resultado de la lista" aria-busy={loading}>
+    <section className="card sips-list__result" aria-label={t('list.result')} aria-busy={loading}>
       <div className="table-toolbar">
-        <h2 className="table-title">Resultado</h2>
+        <h2 className="table-title">{t('list.resultTitle')}</h2>
         <p className="sips-muted sips-list__summary" aria-live="polite">
           {query.data
-            ? `${rows.length} CUPS: ${summary.ok} con datos, ${summary.invalido} no válido${summary.invalido === 1 ? '' : 's'}, ${summary.sin_datos} sin datos.`
-            : 'Consultando…'}
+            ? t(summary.invalido === 1 ? 'list.summary.one' : 'list.summary.other', { n: rows.length, ok: summary.ok, invalid: summary.invalido, noData: summary.sin_datos })
+            : t('list.querying')}
         </p>
         <div className="table-toolbar__actions">
-          <Button type="button" icon="pi pi-file-excel" label="Exportar a Excel" outlined size="small" loading={exporting} disabled={!query.data} onClick={() => void doExport()} />
+          <Button type="button" icon="pi pi-file-excel" label={t('common.export')} outlined size="small" loading={exporting} disabled={!query.data} onClick={() => void doExport()} />
         </div>
       </div>
       <DataTable
@@ -186,7 +194,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
         scrollable
         removableSort
         tableStyle={{ minWidth: '48rem' }}
-        emptyMessage={query.data ? 'Sin resultados.' : 'Consultando…'}
+        emptyMessage={query.data ? t('list.noResults') : t('list.querying')}
         rowClassName={(row: Row) => (row.Estado === 'ok' ? 'row-clickable' : `sips-row--${row.Estado}`)}
         onRowClick={(e) => {
           const row = e.data as Row
@@ -194,18 +202,18 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
           if (row.Estado === 'ok') onOpen(row.Normalizado)
         }}
         paginatorTemplate="FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport"
-        currentPageReportTemplate="{first}–{last} de {totalRecords}"
-        aria-label="CUPS consultados"
+        currentPageReportTemplate={t('list.pageReport')}
+        aria-label={t('list.table')}
         data-table="sips-lista"
       >
         <Column field="Orden" header="#" sortable style={{ width: '3.5rem' }} />
         <Column field="Normalizado" header="CUPS" sortable body={cupsCell} />
-        <Column field="Estado" header="Estado" sortable body={estadoCell} />
-        <Column header="Distribuidora / motivo" body={motivoCell} className="sips-col-motivo" />
-        <Column header="Tarifa" body={(r: Row) => r.Info?.Tarifa?.Codigo ?? '—'} />
-        <Column header="Provincia" body={(r: Row) => r.Info?.Provincia ?? '—'} />
-        <Column header="Potencia P1" align="right" body={(r: Row) => formatValue(r.Info?.PotenciasContratadasKw?.P1, 'power')} />
-        <Column header="Consumo anual" align="right" body={(r: Row) => formatValue(r.Info?.ConsumoAnualKwh?.Total, 'energy')} />
+        <Column field="Estado" header={t('list.col.state')} sortable body={estadoCell} />
+        <Column header={t('list.col.reason')} body={motivoCell} className="sips-col-motivo" />
+        <Column header={t('list.col.tariff')} body={(r: Row) => r.Info?.Tarifa?.Codigo ?? '—'} />
+        <Column header={t('list.col.province')} body={(r: Row) => r.Info?.Provincia ?? '—'} />
+        <Column header={t('list.col.power')} align="right" body={(r: Row) => formatValue(r.Info?.PotenciasContratadasKw?.P1, 'power')} />
+        <Column header={t('list.col.consumption')} align="right" body={(r: Row) => formatValue(r.Info?.ConsumoAnualKwh?.Total, 'energy')} />
       </DataTable>
     </section>
   )

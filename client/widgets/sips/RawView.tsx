@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { SelectButton } from 'primereact/selectbutton'
 import { useState } from 'react'
 import { api } from '../../api/client'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
 
 /** Units of the national system's raw fields (W and Wh), shown next to the values. */
 export function unitOf(key: string): string {
@@ -11,21 +14,22 @@ export function unitOf(key: string): string {
   return ''
 }
 
-function show(value: unknown): string {
+function show(value: unknown, locale: string): string {
   if (value === null || value === undefined || value === '') return '—'
   if (typeof value === 'boolean') return value ? 'true' : 'false'
-  if (typeof value === 'number') return value.toLocaleString('es-ES', { maximumFractionDigits: 3 })
+  if (typeof value === 'number') return value.toLocaleString(locale, { maximumFractionDigits: 3 })
   if (typeof value === 'object') return JSON.stringify(value)
   return String(value)
 }
 
-const VIEWS = [
-  { label: 'Campos', value: 'kv' },
-  { label: 'JSON', value: 'json' },
-]
-
 /** The raw SIPS record (the national system's own field names, W/Wh), collapsed by default. */
 export function RawView({ cups }: { cups: string }) {
+  const t = useMessages(messages)
+  const { lang } = useI18n()
+  const views = [
+    { label: t('raw.view.fields'), value: 'kv' },
+    { label: 'JSON', value: 'json' },
+  ]
   const [open, setOpen] = useState(false)
   const [view, setView] = useState<'kv' | 'json'>('kv')
   const raw = useQuery({
@@ -37,26 +41,26 @@ export function RawView({ cups }: { cups: string }) {
   })
   return (
     <details className="card sips-raw" open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)}>
-      <summary className="sips-raw__summary">Datos en bruto del SIPS (nombres de campo del sistema nacional; potencias en W, energía en Wh)</summary>
+      <summary className="sips-raw__summary">{t('raw.summary')}</summary>
       {open && (
         <div className="sips-raw__body">
-          {raw.isPending && <p className="sips-muted">Cargando…</p>}
-          {raw.isError && <p className="sips-muted">No se han podido obtener los datos en bruto.</p>}
+          {raw.isPending && <p className="sips-muted">{t('common.loading')}</p>}
+          {raw.isError && <p className="sips-muted">{t('raw.error')}</p>}
           {raw.data && (
             <>
-              <SelectButton value={view} options={VIEWS} onChange={(e) => e.value && setView(e.value as 'kv' | 'json')} allowEmpty={false} aria-label="Formato de los datos en bruto" className="sips-raw__switch" />
+              <SelectButton value={view} options={views} onChange={(e) => e.value && setView(e.value as 'kv' | 'json')} allowEmpty={false} aria-label={t('raw.format')} className="sips-raw__switch" />
               {view === 'json' ? (
-                <pre className="sips-raw__json" tabIndex={0} aria-label="Registro SIPS en JSON">
+                <pre className="sips-raw__json" tabIndex={0} aria-label={t('raw.json')}>
                   {JSON.stringify(raw.data, null, 2)}
                 </pre>
               ) : (
-                <div className="sips-raw__scroll" tabIndex={0} role="region" aria-label="Campos del registro SIPS">
+                <div className="sips-raw__scroll" tabIndex={0} role="region" aria-label={t('raw.fields')}>
                   <table className="simple-table sips-raw__table">
-                    <caption className="p-sr-only">Campos del registro SIPS</caption>
+                    <caption className="p-sr-only">{t('raw.fields')}</caption>
                     <thead>
                       <tr>
-                        <th scope="col">Campo</th>
-                        <th scope="col">Valor</th>
+                        <th scope="col">{t('raw.col.field')}</th>
+                        <th scope="col">{t('raw.col.value')}</th>
                       </tr>
                     </thead>
                     <tbody>
@@ -66,7 +70,7 @@ export function RawView({ cups }: { cups: string }) {
                             {k}
                           </th>
                           <td>
-                            {show(v)}
+                            {show(v, intlLocale(lang))}
                             {typeof v === 'number' ? unitOf(k) : ''}
                           </td>
                         </tr>

@@ -6,15 +6,18 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { api, saveFile } from '../../api/client'
 import { errorText, reportError } from '../../api/errors'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { useMessages } from '../../i18n/i18n'
 import { ConsumptionView } from './ConsumptionView'
 import { InfoSections } from './InfoSections'
+import { messages } from './messages'
 import { RawView } from './RawView'
-import { normalizeCups, SINGLE_ERROR, type SipsConsumo, type SipsInfo } from './sips-logic'
+import { normalizeCups, type SipsConsumo, type SipsInfo } from './sips-logic'
 import { useCupsCheck } from './use-cups-check'
 
 
 /** One CUPS: the input (checked as typed) and, once looked up, everything SIPS knows of it. */
 export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: string) => void }) {
+  const t = useMessages(messages)
   const [value, setValue] = useState(cups)
   const id = useId()
   const inputRef = useRef<HTMLInputElement>(null)
@@ -38,7 +41,7 @@ export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: 
   const invalid = check.state === 'invalid' || (tried && !value.trim())
   return (
     <div className="sips-single">
-      <form className="sips-form card" onSubmit={submit} role="search" aria-label="Consultar un CUPS">
+      <form className="sips-form card" onSubmit={submit} role="search" aria-label={t('single.form')}>
         <div className="screen-form__field sips-form__field">
           <label className="screen-form__label" htmlFor={`${id}-cups`}>
             CUPS
@@ -58,7 +61,7 @@ export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: 
           />
           <CheckMessage id={messageId} check={check} empty={tried && !value.trim()} />
         </div>
-        <Button type="submit" label="Consultar" icon="pi pi-search" className="sips-form__submit" />
+        <Button type="submit" label={t('single.submit')} icon="pi pi-search" className="sips-form__submit" />
       </form>
       {cups && <SipsResult key={cups} cups={cups} />}
     </div>
@@ -66,10 +69,11 @@ export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: 
 }
 
 function CheckMessage({ id, check, empty }: { id: string; check: ReturnType<typeof useCupsCheck>; empty: boolean }) {
+  const t = useMessages(messages)
   if (empty) {
     return (
       <small id={id} className="field-error p-error">
-        Escribe un CUPS.
+        {t('single.empty')}
       </small>
     )
   }
@@ -77,14 +81,14 @@ function CheckMessage({ id, check, empty }: { id: string; check: ReturnType<type
     case 'checking':
       return (
         <small id={id} className="field-check" aria-live="polite">
-          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Comprobando…
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('single.checking')}
         </small>
       )
     case 'valid':
       return (
         <small id={id} className={check.warning ? 'field-warning' : 'field-check field-check--ok'} aria-live="polite">
           <i className={check.warning ? 'pi pi-exclamation-triangle' : 'pi pi-check-circle'} aria-hidden="true" />
-          {check.warning ? ` CUPS válido. ${check.warning}` : ` CUPS válido${check.distributor ? ` · ${check.distributor}` : ''}.`}
+          {` ${check.warning ? t('single.validWarning', { warning: check.warning }) : check.distributor ? t('single.validWith', { distributor: check.distributor }) : t('single.valid')}`}
         </small>
       )
     case 'invalid':
@@ -96,13 +100,13 @@ function CheckMessage({ id, check, empty }: { id: string; check: ReturnType<type
     case 'unavailable':
       return (
         <small id={id} className="field-check" aria-live="polite">
-          No se ha podido comprobar ahora; se comprobará al consultar.
+          {t('single.unavailable')}
         </small>
       )
     default:
       return (
         <small id={id} className="field-help">
-          20 o 22 caracteres: ES, 16 dígitos, 2 letras de control y, si lo tiene, el sufijo de punto frontera.
+          {t('single.help')}
         </small>
       )
   }
@@ -110,6 +114,7 @@ function CheckMessage({ id, check, empty }: { id: string; check: ReturnType<type
 
 /** Info, raw record and consumption of a CUPS; the raw record and consumption load once the info answered. */
 function SipsResult({ cups }: { cups: string }) {
+  const t = useMessages(messages)
   const info = useQuery({
     queryKey: ['sips', 'info', cups],
     queryFn: ({ signal }) => api.get<SipsInfo>('/api/sips/info', { params: { cups }, signal }),
@@ -141,8 +146,8 @@ function SipsResult({ cups }: { cups: string }) {
   if (info.isPending || (loading && !info.data)) {
     return (
       <div className="sips-loading" aria-busy="true">
-        <ProgressSpinner style={{ width: '2.5rem', height: '2.5rem' }} strokeWidth="4" aria-label="Cargando" />
-        <span>Consultando SIPS…</span>
+        <ProgressSpinner style={{ width: '2.5rem', height: '2.5rem' }} strokeWidth="4" aria-label={t('single.loading')} />
+        <span>{t('single.querying')}</span>
       </div>
     )
   }
@@ -150,14 +155,14 @@ function SipsResult({ cups }: { cups: string }) {
     return (
       <div className="screen-error-box" role="alert">
         <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{errorText(info.error, SINGLE_ERROR)}</span>
-        <Button type="button" size="small" outlined label="Reintentar" icon="pi pi-refresh" className="sips-retry" onClick={() => void info.refetch()} />
+        <span>{errorText(info.error, t('error.single'))}</span>
+        <Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void info.refetch()} />
       </div>
     )
   }
   const data = info.data
   return (
-    <section className="sips-result" aria-label={`Datos SIPS de ${data.Cups}`}>
+    <section className="sips-result" aria-label={t('single.resultOf', { cups: data.Cups })}>
       <header className="sips-result__header card">
         <div className="sips-result__id">
           <h2 className="sips-result__title">
@@ -167,7 +172,7 @@ function SipsResult({ cups }: { cups: string }) {
             {[data.Tarifa?.Codigo, data.Distribuidora?.Nombre, [data.Municipio, data.Provincia].filter(Boolean).join(', ')].filter(Boolean).join(' · ')}
           </p>
         </div>
-        <Button type="button" icon="pi pi-file-excel" label="Exportar a Excel" outlined loading={exporting} onClick={() => void doExport()} />
+        <Button type="button" icon="pi pi-file-excel" label={t('common.export')} outlined loading={exporting} onClick={() => void doExport()} />
       </header>
       <InfoSections info={data} />
       <ConsumptionView query={consumo} />

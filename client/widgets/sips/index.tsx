@@ -1,6 +1,8 @@
 import { TabPanel, TabView } from 'primereact/tabview'
 import { useSearchParams } from 'react-router-dom'
+import { useMessages } from '../../i18n/i18n'
 import { ListView } from './ListView'
+import { messages } from './messages'
 import { SingleView } from './SingleView'
 import { readSipsUrl, writeSipsUrl, type SipsUrlState } from './sips-logic'
 import './sips.css'
@@ -11,6 +13,7 @@ import './sips.css'
  * the URL (`?cups=…`, `?lista=…&vista=lista`), so a link reopens it.
  */
 export default function SipsWidget() {
+  const t = useMessages(messages)
   const [search, setSearch] = useSearchParams()
   const state = readSipsUrl(search)
   const update = (patch: Partial<SipsUrlState>, replace = false) => setSearch(writeSipsUrl({ ...state, ...patch }), { replace })
@@ -22,10 +25,10 @@ export default function SipsWidget() {
         activeIndex={state.view === 'lista' ? 1 : 0}
         onTabChange={(e) => update({ view: e.index === 1 ? 'lista' : 'uno' })}
       >
-        <TabPanel header="Un CUPS" leftIcon="pi pi-search mr-2">
+        <TabPanel header={t('tab.single')} leftIcon="pi pi-search mr-2">
           <SingleView cups={state.cups} onLookup={(cups) => update({ cups, view: 'uno' })} />
         </TabPanel>
-        <TabPanel header="Varios CUPS" leftIcon="pi pi-list mr-2">
+        <TabPanel header={t('tab.list')} leftIcon="pi pi-list mr-2">
           <ListView list={state.list} onLookup={(list) => update({ list, view: 'lista' })} onOpen={(cups) => update({ cups, view: 'uno' })} />
         </TabPanel>
       </TabView>

@@ -2,15 +2,15 @@
  * Pure helpers of the Sips tool (no React): reading a pasted or uploaded list of CUPS, the
  * shapes of the SIPS answers and the monthly per-period series drawn from `Lecturas`.
  */
+import { messageIn } from '../../i18n/i18n'
+import { messages } from './messages'
 
 export const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
 export type Period = (typeof PERIODS)[number]
 export type PorPeriodo = Record<Period, number | null>
 
-/** Toast title and the spec §8 messages of the tool. */
+/** Toast title (the tool's name, the same in every language); its spec §8 messages are in ./messages.ts. */
 export const SIPS_AREA = 'Sips'
-export const SINGLE_ERROR = 'No se ha podido obtener información de este CUPS.'
-export const LIST_ERROR = 'No se ha podido obtener información de ningún CUPS.'
 
 /** Most CUPS one list call accepts (reference API: 1–200 items). */
 export const MAX_LIST = 200
@@ -138,7 +138,7 @@ export function periodsOf(lecturas: readonly Lectura[], field: 'ActivaKwh' | 'Re
 export interface MonthlySeries {
   /** `YYYY-MM` of each billing period (its start month). */
   months: string[]
-  /** Readable label of each month: `ene 2024`. */
+  /** Readable label of each month: `ene 2024` (current language). */
   labels: string[]
   periods: Period[]
   /** kWh per period and month (0 where the reading lacks the period). */
@@ -146,11 +146,10 @@ export interface MonthlySeries {
   totals: number[]
 }
 
-const MONTHS_ES = ['ene', 'feb', 'mar', 'abr', 'may', 'jun', 'jul', 'ago', 'sep', 'oct', 'nov', 'dic']
-
+/** `ene 2024` (`Jan 2024` in English): the short month names of ./messages.ts, in the current language. */
 export function monthLabel(yyyyMm: string): string {
   const [y, m] = yyyyMm.split('-')
-  return `${MONTHS_ES[Number(m) - 1] ?? m} ${y}`
+  return `${messageIn(messages, 'months.short').split(' ')[Number(m) - 1] ?? m} ${y}`
 }
 
 /** The stacked monthly series per period of the consumption history, oldest first. */

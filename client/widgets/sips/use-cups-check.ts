@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { api } from '../../api/client'
 import { LOADING_CLEAR_DELAY } from '../../api/use-delayed-flag'
+import { messageIn } from '../../i18n/i18n'
+import { messages } from './messages'
 import { normalizeCups } from './sips-logic'
 
 export interface CupsValidation {
@@ -37,6 +39,6 @@ export function useCupsCheck(value: string): CupsCheck {
   if (text !== debounced || query.isPending) return { state: 'checking' }
   if (query.isError || !query.data) return { state: 'unavailable' }
   const v = query.data
-  if (!v.Valido) return { state: 'invalid', message: v.Motivo ?? 'El CUPS no es válido.' }
+  if (!v.Valido) return { state: 'invalid', message: v.Motivo ?? messageIn(messages, 'single.invalid') }
   return { state: 'valid', normalized: v.Normalizado, distributor: v.Distribuidora?.Nombre ?? null, warning: v.Aviso ?? null }
 }

@@ -4,12 +4,14 @@ import { SelectButton } from 'primereact/selectbutton'
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { api } from '../../api/client'
+import { localized, useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../renderer/format'
+import type { LocalizedText } from '../../../schemas/i18n'
 import { spainGeometry, type ProvinceShape } from './geo'
-import { buildScale, classFill, contractsListUrl, isMeasure, matchProvinces, MEASURES, provinceLabel, type Measure, type ProvinceRow } from './map-logic'
+import { buildScale, classFill, contractsListUrl, isMeasure, matchProvinces, MEASURES, measureText, provinceLabel, type Measure, type ProvinceRow } from './map-logic'
+import { messages } from './messages'
 import './spain-map.css'
 
-const AREA = 'Mapa'
 const fmt = (n: number) => formatValue(n, 'integer')
 const figure = (m: Measure, v: number) => (m === 'ConsumoAnualKwh' ? formatValue(v, 'energy') : fmt(v))
 
@@ -18,8 +20,8 @@ interface Props {
   measure?: Measure
   /** Measures the user can switch between (the first `measure` when absent). */
   measures?: Measure[]
-  /** Heading above the map. */
-  title?: string
+  /** Heading above the map: a text or `{ es, en }` from the screen JSON. */
+  title?: string | LocalizedText
 }
 
 /**
@@ -29,6 +31,8 @@ interface Props {
  */
 export default function SpainMapWidget({ measure: initial = 'Contratos', measures, title }: Props) {
   const id = useId()
+  const t = useMessages(messages)
+  const { lang } = useI18n()
   const navigate = useNavigate()
   const [search, setSearch] = useSearchParams()
   const choices = (measures?.filter(isMeasure) ?? []).length ? measures!.filter(isMeasure) : [initial]
@@ -47,14 +51,16 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
     queryKey: ['contract', 'situacion-contratos', 'provincia'],
     queryFn: ({ signal }) => api.get<ProvinceRow[]>('/api/contract/situacion-contratos', { params: { agrupar: 'provincia' }, signal }),
     // The map's own title; the message is the endpoint catalogue's for the call.
-    meta: { errorArea: AREA },
+    meta: { errorArea: t('area') },
     staleTime: 60_000,
   })
 
   const geometry = spainGeometry()
   const rows = useMemo(() => query.data ?? [], [query.data])
   const matched = useMemo(() => matchProvinces(geometry.provinces, rows), [geometry, rows])
-  const scale = useMemo(() => buildScale(rows.map((r) => r[measure]), 5, fmt), [rows, measure])
+  // fmt follows the language: rebuild the legend on a switch.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const scale = useMemo(() => buildScale(rows.map((r) => r[measure]), 5, fmt), [rows, measure, lang])
   const total = rows.reduce((s, r) => s + r[measure], 0)
   const withValue = rows.filter((r) => r[measure] > 0).length
   const m = MEASURES[measure]
@@ -75,7 +81,8 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
   }
 
   const ranking = [...rows].sort((a, b) => b[measure] - a[measure] || a.Provincia.localeCompare(b.Provincia, 'es'))
-  const heading = title ?? `${m.label} por provincia`
+  const label = measureText(measure, 'label', lang)
+  const heading = title ? localized(title, lang) : t('heading', { measure: label })
 
   return (
     <section className="spain-map card" aria-labelledby={`${id}-title`}>
@@ -86,23 +93,27 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
           </h2>
           <p className="spain-map__total">
             {query.data
-              ? `${figure(measure, total)}${m.unit ? '' : ` ${total === 1 ? m.one : m.many}`} en ${withValue} de ${rows.length} provincias.`
+              ? t('total', {
+                  figure: `${figure(measure, total)}${m.unit ? '' : ` ${measureText(measure, total === 1 ? 'one' : 'many', lang)}`}`,
+                  n: withValue,
+                  total: rows.length,
+                })
               : query.isError
-                ? 'No se han podido obtener los datos.'
-                : 'Cargando…'}
+                ? t('error')
+                : t('loading')}
           </p>
         </div>
         <div className="spain-map__controls">
           {choices.length > 1 && (
             <SelectButton
               value={measure}
-              options={choices.map((c) => ({ value: c, label: MEASURES[c].label }))}
+              options={choices.map((c) => ({ value: c, label: measureText(c, 'label', lang) }))}
               onChange={(e) => e.value && setMeasure(e.value as Measure)}
               allowEmpty={false}
-              aria-label="Medida del mapa"
+              aria-label={t('measure')}
             />
           )}
-          <Button type="button" size="small" text icon={showTable ? 'pi pi-map' : 'pi pi-table'} label={showTable ? 'Ver mapa' : 'Ver datos'} aria-expanded={showTable} onClick={() => setShowTable(!showTable)} />
+          <Button type="button" size="small" text icon={showTable ? 'pi pi-map' : 'pi pi-table'} label={showTable ? t('showMap') : t('showData')} aria-expanded={showTable} onClick={() => setShowTable(!showTable)} />
         </div>
       </header>
 
@@ -112,11 +123,11 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
             <caption className="p-sr-only">{heading}</caption>
             <thead>
               <tr>
-                <th scope="col">Provincia</th>
-                <th scope="col">Contratos</th>
-                <th scope="col">Contratos activos</th>
-                <th scope="col">Puntos de suministro</th>
-                <th scope="col">Consumo anual</th>
+                <th scope="col">{t('province')}</th>
+                <th scope="col">{measureText('Contratos', 'label', lang)}</th>
+                <th scope="col">{measureText('ContratosActivos', 'label', lang)}</th>
+                <th scope="col">{measureText('PuntosSuministro', 'label', lang)}</th>
+                <th scope="col">{measureText('ConsumoAnualKwh', 'label', lang)}</th>
               </tr>
             </thead>
             <tbody>
@@ -141,7 +152,7 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
               viewBox={`0 0 ${geometry.width} ${geometry.height}`}
               className="spain-map__svg"
               role="group"
-              aria-label={`Mapa de España por provincias: ${m.label.toLowerCase()}. Pulsa una provincia para ver sus contratos.`}
+              aria-label={t('map', { measure: label.toLowerCase() })}
               data-provinces={geometry.provinces.length}
             >
               <rect className="spain-map__inset" x={geometry.inset.x} y={geometry.inset.y} width={geometry.inset.width} height={geometry.inset.height} rx={6} aria-hidden="true" />
@@ -188,9 +199,9 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
               </div>
             )}
           </div>
-          <aside className="spain-map__side" aria-label="Leyenda y provincias destacadas">
-            <h3 className="spain-map__side-title">{m.label}</h3>
-            <ul className="spain-map__legend" aria-label="Leyenda">
+          <aside className="spain-map__side" aria-label={t('side')}>
+            <h3 className="spain-map__side-title">{label}</h3>
+            <ul className="spain-map__legend" aria-label={t('legend')}>
               {scale.legend.map((c) => (
                 <li key={c.cls}>
                   <span className="spain-map__swatch" style={{ background: classFill(c.cls, scale.classes) }} aria-hidden="true" />
@@ -201,7 +212,7 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
             </ul>
             {ranking.length > 0 && (
               <>
-                <h3 className="spain-map__side-title">Provincias con más {m.many.replace(' al año', '')}</h3>
+                <h3 className="spain-map__side-title">{measureText(measure, 'top', lang)}</h3>
                 <ol className="spain-map__ranking">
                   {ranking.slice(0, 5).map((r) => (
                     <li key={r.ProvinciaId}>
@@ -220,11 +231,12 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
 }
 
 function Figures({ name, row, measure }: { name: string; row: ProvinceRow | undefined; measure: Measure }) {
+  const t = useMessages(messages)
   const items: [Measure, string][] = [
-    ['Contratos', 'Contratos'],
-    ['ContratosActivos', 'Activos'],
-    ['PuntosSuministro', 'Puntos de suministro'],
-    ['ConsumoAnualKwh', 'Consumo anual'],
+    ['Contratos', measureText('Contratos', 'label')],
+    ['ContratosActivos', t('active')],
+    ['PuntosSuministro', measureText('PuntosSuministro', 'label')],
+    ['ConsumoAnualKwh', measureText('ConsumoAnualKwh', 'label')],
   ]
   return (
     <>

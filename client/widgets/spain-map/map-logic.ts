@@ -1,6 +1,12 @@
+import { messageIn } from '../../i18n/i18n'
+import type { Language } from '../../../schemas/i18n'
+import { intlLocale } from '../shared/locale'
+import { messages } from './messages'
+
 /**
  * Pure helpers of the province map (no React, no geometry): matching the atlas's provinces to
- * the API's rows, the measures, and the colour scale with its legend.
+ * the API's rows, the measures, and the colour scale with its legend. Texts are in the current
+ * language (./messages.ts).
  */
 
 export interface ProvinceRow {
@@ -14,12 +20,20 @@ export interface ProvinceRow {
 
 export type Measure = 'Contratos' | 'ContratosActivos' | 'PuntosSuministro' | 'ConsumoAnualKwh'
 
-export const MEASURES: Record<Measure, { label: string; one: string; many: string; digits: number; unit?: string }> = {
-  Contratos: { label: 'Contratos', one: 'contrato', many: 'contratos', digits: 0 },
-  ContratosActivos: { label: 'Contratos activos', one: 'contrato activo', many: 'contratos activos', digits: 0 },
-  PuntosSuministro: { label: 'Puntos de suministro', one: 'punto de suministro', many: 'puntos de suministro', digits: 0 },
-  ConsumoAnualKwh: { label: 'Consumo anual', one: 'kWh al año', many: 'kWh al año', digits: 0, unit: 'kWh' },
+/** The measures; their names are `measureText` (label, one/many for counts, top for the ranking's heading). */
+export const MEASURES: Record<Measure, { digits: number; unit?: string }> = {
+  Contratos: { digits: 0 },
+  ContratosActivos: { digits: 0 },
+  PuntosSuministro: { digits: 0 },
+  ConsumoAnualKwh: { digits: 0, unit: 'kWh' },
 }
+
+export function measureText(measure: Measure, what: 'label' | 'one' | 'many' | 'top', lang?: Language): string {
+  return messageIn(messages, `${measure}.${what}`, undefined, lang)
+}
+
+/** A number in the current language's format (the default of the labels below). */
+const localNumber = (n: number) => n.toLocaleString(intlLocale())
 
 export function isMeasure(v: unknown): v is Measure {
   return typeof v === 'string' && v in MEASURES
@@ -129,7 +143,7 @@ export function nice(v: number): number {
  * quantiles (the figures are skewed: Madrid and Barcelona dwarf the rest), zero as its own
  * class. Integer measures get integer ranges (`1–4`, `5–12`…).
  */
-export function buildScale(values: readonly number[], classes = 5, format: (n: number) => string = (n) => n.toLocaleString('es-ES')): ColorScale {
+export function buildScale(values: readonly number[], classes = 5, format: (n: number) => string = localNumber): ColorScale {
   const positives = values.filter((v) => Number.isFinite(v) && v > 0).sort((a, b) => a - b)
   const thresholds: number[] = []
   if (positives.length) {
@@ -167,11 +181,10 @@ export function classFill(cls: number, classes: number): string {
 }
 
 /** "Madrid: 48 contratos" — the province's accessible name for a measure. */
-export function provinceLabel(name: string, row: ProvinceRow | undefined, measure: Measure, format: (n: number) => string = (n) => n.toLocaleString('es-ES')): string {
-  const m = MEASURES[measure]
+export function provinceLabel(name: string, row: ProvinceRow | undefined, measure: Measure, format: (n: number) => string = localNumber): string {
   const v = row ? row[measure] : 0
-  if (m.unit) return `${name}: ${format(v)} ${m.one}`
-  return `${name}: ${format(v)} ${v === 1 ? m.one : m.many}`
+  if (MEASURES[measure].unit) return `${name}: ${format(v)} ${measureText(measure, 'one')}`
+  return `${name}: ${format(v)} ${measureText(measure, v === 1 ? 'one' : 'many')}`
 }
 
 /** The contracts list filtered by a province (its URL state: the text filter on `Provincia`). */

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query'
 import { Doughnut } from 'react-chartjs-2'
 import { api } from '../../../api/client'
 import { useTheme } from '../../../app/theme'
+import { getLanguage, useMessages } from '../../../i18n/i18n'
+import { messages } from '../messages'
 import { baseOptions, formatNumber, themeColor } from '../../shared/charts'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
@@ -13,10 +15,12 @@ interface StateCount {
   Cantidad: number
 }
 
-const percent = (n: number, total: number) => (total > 0 ? `${formatNumber((n / total) * 100, 1)} %` : '0 %')
+// "12,5 %" in Spanish, "12.5%" in English.
+const percent = (n: number, total: number) => `${total > 0 ? formatNumber((n / total) * 100, 1) : '0'}${getLanguage() === 'en' ? '%' : ' %'}`
 
 export function ContractsByStatePanel() {
   const { dark } = useTheme()
+  const t = useMessages(messages)
   const query = useQuery({
     queryKey: ['dashboard', 'situacion-contratos'],
     queryFn: () => api.get<StateCount[]>('/api/contract/situacion-contratos'),
@@ -29,14 +33,14 @@ export function ContractsByStatePanel() {
         const all = query.data ?? []
         const states = all.filter((s) => s.Cantidad > 0)
         const total = all.reduce((s, x) => s + x.Cantidad, 0)
-        const summary = `${formatNumber(total, 0)} contratos por situación: ${states.map((s) => `${s.Nombre} ${formatNumber(s.Cantidad, 0)}`).join(', ')}.`
+        const summary = t('state.summary', { total: formatNumber(total, 0), list: states.map((s) => `${s.Nombre} ${formatNumber(s.Cantidad, 0)}`).join(', ') })
         const options = baseOptions()
         return (
           <div className="dash-doughnut">
             <ChartFrame
-              title={`${formatNumber(total, 0)} contratos`}
+              title={t('state.title', { total: formatNumber(total, 0) })}
               summary={summary}
-              table={{ columns: ['Situación', 'Contratos', '%'], rows: all.map((s) => [s.Nombre, s.Cantidad, percent(s.Cantidad, total)]) }}
+              table={{ columns: [t('state.state'), t('state.contracts'), '%'], rows: all.map((s) => [s.Nombre, s.Cantidad, percent(s.Cantidad, total)]) }}
             >
               <Doughnut
                 key={dark ? 'dark' : 'light'}
@@ -55,7 +59,7 @@ export function ContractsByStatePanel() {
                 }}
               />
             </ChartFrame>
-            <ul className="dash-legend" aria-label="Leyenda: contratos por situación">
+            <ul className="dash-legend" aria-label={t('state.legend')}>
               {states.map((s) => (
                 <li key={s.Estado}>
                   <span className="dash-legend__swatch" style={{ background: s.Color }} aria-hidden="true" />

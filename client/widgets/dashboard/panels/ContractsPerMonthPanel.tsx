@@ -2,8 +2,11 @@ import { useQuery } from '@tanstack/react-query'
 import { Bar } from 'react-chartjs-2'
 import { api } from '../../../api/client'
 import { useTheme } from '../../../app/theme'
+import { useMessages } from '../../../i18n/i18n'
+import { messages } from '../messages'
 import { baseOptions, formatNumber, seriesColors } from '../../shared/charts'
 import { ChartFrame } from '../../shared/ChartFrame'
+import { intlLocale } from '../../shared/locale'
 import { PanelState } from './PanelState'
 
 interface MonthCount {
@@ -18,15 +21,16 @@ export function lastTwelveMonths(today: Date = new Date()): { desde: string; has
   return { desde: iso(new Date(today.getFullYear(), today.getMonth() - 11, 1)), hasta: iso(today) }
 }
 
-/** "2026-01" → "ene 2026". */
+/** "2026-01" → "ene 2026" ("Jan 2026" in English). */
 export function monthLabel(mes: string): string {
   const [y, m] = mes.split('-').map(Number)
   if (!y || !m) return mes
-  return new Intl.DateTimeFormat('es-ES', { month: 'short', year: 'numeric' }).format(new Date(y, m - 1, 1)).replace('.', '')
+  return new Intl.DateTimeFormat(intlLocale(), { month: 'short', year: 'numeric' }).format(new Date(y, m - 1, 1)).replace('.', '')
 }
 
 export function ContractsPerMonthPanel() {
   const { dark } = useTheme()
+  const t = useMessages(messages)
   const range = lastTwelveMonths()
   const query = useQuery({
     queryKey: ['dashboard', 'cantidad-por-mes', range.desde, range.hasta],
@@ -43,18 +47,18 @@ export function ContractsPerMonthPanel() {
         const max = months.reduce<MonthCount | null>((best, m) => (!best || m.Cantidad > best.Cantidad ? m : best), null)
         const first = labels[0] ?? ''
         const last = labels[labels.length - 1] ?? ''
-        const summary = `Altas de contratos por mes de ${first} a ${last}: ${formatNumber(total, 0)} en total${max ? `, el máximo ${formatNumber(max.Cantidad, 0)} en ${monthLabel(max.Mes)}` : ''}.`
+        const summary = t('month.summary', { first, last, total: formatNumber(total, 0), max: max ? t('month.summary.max', { n: formatNumber(max.Cantidad, 0), month: monthLabel(max.Mes) }) : '' })
         const options = baseOptions()
         return (
           <ChartFrame
-            title={`${first} – ${last} · ${formatNumber(total, 0)} altas`}
+            title={t('month.title', { first, last, total: formatNumber(total, 0) })}
             summary={summary}
-            table={{ columns: ['Mes', 'Altas'], rows: months.map((m) => [monthLabel(m.Mes), m.Cantidad]) }}
+            table={{ columns: [t('month.month'), t('month.new')], rows: months.map((m) => [monthLabel(m.Mes), m.Cantidad]) }}
           >
             <Bar
               key={dark ? 'dark' : 'light'}
               aria-hidden="true"
-              data={{ labels, datasets: [{ label: 'Altas', data: months.map((m) => m.Cantidad), backgroundColor: seriesColors()[0], borderRadius: 4 }] }}
+              data={{ labels, datasets: [{ label: t('month.new'), data: months.map((m) => m.Cantidad), backgroundColor: seriesColors()[0], borderRadius: 4 }] }}
               options={{
                 ...options,
                 plugins: { ...options.plugins, legend: { display: false } },

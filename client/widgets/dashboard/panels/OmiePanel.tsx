@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query'
 import { Line } from 'react-chartjs-2'
 import { api } from '../../../api/client'
 import { useTheme } from '../../../app/theme'
+import { useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../renderer/format'
 import { baseOptions, formatNumber, seriesColors } from '../../shared/charts'
 import { ChartFrame } from '../../shared/ChartFrame'
+import { messages } from '../messages'
 import { PanelState } from './PanelState'
 
 /** `GET /api/energia/historico-cierre/omie` (spec §7 Energy). */
@@ -16,7 +18,7 @@ export interface OmieAnswer {
   Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
 }
 
-// The panel's own title; the message is the endpoint catalogue's for each call.
+// The panel's own title (an acronym, the same in every language); the message is the endpoint catalogue's for each call.
 const meta = { errorArea: 'OMIE' }
 
 /** "2026-11-21T13:45" → "13:45" (local Madrid time as written); a bare date stays as it is. */
@@ -28,6 +30,7 @@ const price = (n: number) => `${formatNumber(n, 2)} €/MWh`
 
 export function OmiePanel() {
   const { dark } = useTheme()
+  const t = useMessages(messages)
   const latest = useQuery({
     queryKey: ['dashboard', 'omie', 'ultima-fecha'],
     queryFn: () => api.get<{ Fecha: string }>('/api/energia/ultima-fecha'),
@@ -50,31 +53,36 @@ export function OmiePanel() {
         const minAt = at(MinimoMwh)
         const maxAt = at(MaximoMwh)
         const dayText = formatValue(day, 'date')
-        const summary =
-          `Precio OMIE del ${dayText}: media ${price(MediaMwh)}, mínimo ${price(MinimoMwh)}${minAt ? ` a las ${hourLabel(minAt.Fecha)}` : ''}, ` +
-          `máximo ${price(MaximoMwh)}${maxAt ? ` a las ${hourLabel(maxAt.Fecha)}` : ''}.`
+        const summary = t('omie.summary', {
+          day: dayText,
+          mean: price(MediaMwh),
+          min: price(MinimoMwh),
+          minAt: minAt ? t('omie.at', { hour: hourLabel(minAt.Fecha) }) : '',
+          max: price(MaximoMwh),
+          maxAt: maxAt ? t('omie.at', { hour: hourLabel(maxAt.Fecha) }) : '',
+        })
         const options = baseOptions()
         const colour = seriesColors()[0] ?? '#047857'
         return (
           <div className="dash-omie">
             <dl className="dash-omie__figures">
               <div>
-                <dt>Media</dt>
+                <dt>{t('omie.mean')}</dt>
                 <dd>{price(MediaMwh)}</dd>
               </div>
               <div>
-                <dt>Mínimo</dt>
+                <dt>{t('omie.min')}</dt>
                 <dd>{price(MinimoMwh)}</dd>
               </div>
               <div>
-                <dt>Máximo</dt>
+                <dt>{t('omie.max')}</dt>
                 <dd>{price(MaximoMwh)}</dd>
               </div>
             </dl>
             <ChartFrame
-              title={`Día ${dayText}`}
+              title={t('omie.title', { day: dayText })}
               summary={summary}
-              table={{ columns: ['Hora', '€/MWh'], rows: points.map((p) => [hourLabel(p.Fecha), p.PrecioMwh]) }}
+              table={{ columns: [t('omie.hour'), '€/MWh'], rows: points.map((p) => [hourLabel(p.Fecha), p.PrecioMwh]) }}
             >
               <Line
                 key={dark ? 'dark' : 'light'}
@@ -82,8 +90,8 @@ export function OmiePanel() {
                 data={{
                   labels: points.map((p) => hourLabel(p.Fecha)),
                   datasets: [
-                    { label: 'Precio (€/MWh)', data: points.map((p) => p.PrecioMwh), borderColor: colour, backgroundColor: /^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : 'transparent', fill: true, pointRadius: 0, borderWidth: 2, tension: 0.25 },
-                    { label: 'Media', data: points.map(() => MediaMwh), borderColor: seriesColors()[2] ?? '#d97706', borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5, fill: false },
+                    { label: t('omie.price'), data: points.map((p) => p.PrecioMwh), borderColor: colour, backgroundColor: /^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : 'transparent', fill: true, pointRadius: 0, borderWidth: 2, tension: 0.25 },
+                    { label: t('omie.mean'), data: points.map(() => MediaMwh), borderColor: seriesColors()[2] ?? '#d97706', borderDash: [6, 4], pointRadius: 0, borderWidth: 1.5, fill: false },
                   ],
                 }}
                 options={{

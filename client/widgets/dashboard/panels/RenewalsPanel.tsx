@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query'
 import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import { api } from '../../../api/client'
+import { useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../renderer/format'
+import { messages } from '../messages'
 import { PanelState } from './PanelState'
 
 interface Renewal {
@@ -33,6 +35,7 @@ export const RENEWALS_PARAMS = {
 const SEVERITY: Record<string, 'secondary' | 'info' | 'success'> = { proxima_renovacion: 'secondary', ofertada: 'info', aceptada: 'success' }
 
 export function RenewalsPanel() {
+  const t = useMessages(messages)
   const query = useQuery({
     queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
     queryFn: () => api.get<Paged<Renewal>>('/api/renovaciones', { params: RENEWALS_PARAMS }),
@@ -46,7 +49,7 @@ export function RenewalsPanel() {
         return (
           <div className="dash-renewals">
             {Items.length === 0 ? (
-              <p className="dash-muted">No hay renovaciones pendientes.</p>
+              <p className="dash-muted">{t('renewals.none')}</p>
             ) : (
               <ul className="dash-renewals__list">
                 {Items.map((r) => (
@@ -66,7 +69,7 @@ export function RenewalsPanel() {
               </ul>
             )}
             <Link to="/soluciones/renovaciones" className="dash-renewals__all">
-              Ver todas las renovaciones ({formatValue(TotalCount, 'integer')} pendientes) <i className="pi pi-arrow-right" aria-hidden="true" />
+              {t('renewals.all', { n: formatValue(TotalCount, 'integer') })} <i className="pi pi-arrow-right" aria-hidden="true" />
             </Link>
           </div>
         )

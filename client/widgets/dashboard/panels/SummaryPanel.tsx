@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { api } from '../../../api/client'
+import { messageIn, useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../renderer/format'
+import { messages } from '../messages'
 import { formatNumber } from '../../shared/charts'
 import { PanelState } from './PanelState'
 import type { DashboardSummary } from '../../../../schemas/dashboard'
@@ -15,26 +17,30 @@ interface Figure {
 
 const int = (n: number) => formatValue(n, 'integer')
 const money = (n: number) => formatValue(n, 'money')
-const plural = (n: number, one: string, many: string) => `${int(n)} ${n === 1 ? one : many}`
+const text = (key: keyof typeof messages.es, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
+/** `{n} factura` / `{n} facturas`: a message with a singular and a plural form (keys `….one`, `….many`). */
+const plural = (n: number, key: 'summary.inProgress.note' | 'summary.activations.note' | 'summary.invoices') => text(`${key}.${n === 1 ? 'one' : 'many'}`, { n: int(n) })
 
-/** The headline figures, most useful first. */
+/** The headline figures, most useful first (in the current language). */
 export function summaryFigures(r: DashboardSummary, canSeeRenewals: boolean): Figure[] {
   const figures: Figure[] = [
-    { key: 'activos', label: 'Contratos activos', value: int(r.ContratosActivos), note: `de ${int(r.ContratosTotal)} en total` },
-    { key: 'tramite', label: 'En trámite', value: int(r.ContratosEnTramite), note: `${plural(r.ContratosPendientesFirma, 'pendiente', 'pendientes')} de firma` },
-    { key: 'altas', label: 'Altas este mes', value: int(r.AltasMesActual), note: `${int(r.AltasMesAnterior)} el mes anterior` },
-    { key: 'movimientos', label: 'Activaciones este mes', value: int(r.ActivacionesMesActual), note: plural(r.BajasMesActual, 'baja', 'bajas') },
-    { key: 'facturacion', label: 'Facturación del mes', value: money(r.FacturacionMesActual), note: `${money(r.FacturacionMesAnterior)} el mes anterior` },
-    { key: 'pendiente', label: 'Pendiente de cobro', value: money(r.ImportePendiente), note: plural(r.FacturasPendientes, 'factura', 'facturas') },
-    { key: 'impagos', label: 'Impagos', value: money(r.ImpagosImporte), note: plural(r.ImpagosNumero, 'factura', 'facturas'), tone: r.ImpagosNumero > 0 ? 'warn' : undefined },
+    { key: 'activos', label: text('summary.active'), value: int(r.ContratosActivos), note: text('summary.active.note', { n: int(r.ContratosTotal) }) },
+    { key: 'tramite', label: text('summary.inProgress'), value: int(r.ContratosEnTramite), note: plural(r.ContratosPendientesFirma, 'summary.inProgress.note') },
+    { key: 'altas', label: text('summary.new'), value: int(r.AltasMesActual), note: text('summary.new.note', { n: int(r.AltasMesAnterior) }) },
+    { key: 'movimientos', label: text('summary.activations'), value: int(r.ActivacionesMesActual), note: plural(r.BajasMesActual, 'summary.activations.note') },
+    { key: 'facturacion', label: text('summary.billing'), value: money(r.FacturacionMesActual), note: text('summary.billing.note', { amount: money(r.FacturacionMesAnterior) }) },
+    { key: 'pendiente', label: text('summary.outstanding'), value: money(r.ImportePendiente), note: plural(r.FacturasPendientes, 'summary.invoices') },
+    { key: 'impagos', label: text('summary.unpaid'), value: money(r.ImpagosImporte), note: plural(r.ImpagosNumero, 'summary.invoices'), tone: r.ImpagosNumero > 0 ? 'warn' : undefined },
     canSeeRenewals
-      ? { key: 'renovaciones', label: 'Renovaciones en 30 días', value: int(r.RenovacionesProximas), note: 'abiertas' }
-      : { key: 'cartera', label: 'Consumo anual de la cartera', value: `${formatNumber(r.ConsumoAnualCarteraKwh / 1_000_000, 1)} GWh`, note: `${int(r.Agentes)} agentes activos` },
+      ? { key: 'renovaciones', label: text('summary.renewals'), value: int(r.RenovacionesProximas), note: text('summary.renewals.note') }
+      : { key: 'cartera', label: text('summary.portfolio'), value: `${formatNumber(r.ConsumoAnualCarteraKwh / 1_000_000, 1)} GWh`, note: text('summary.portfolio.note', { n: int(r.Agentes) }) },
   ]
   return figures
 }
 
 export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
+  // Subscribes to the language: the figures' texts (read with messageIn) follow a switch.
+  const t = useMessages(messages)
   const query = useQuery({
     queryKey: ['dashboard', 'resumen'],
     queryFn: () => api.get<DashboardSummary>('/api/utility/dashboard/resumen'),
@@ -56,7 +62,7 @@ export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
                 </div>
               ))}
             </dl>
-            <p className="dash-muted dash-summary__date">A fecha {formatValue(r.Fecha, 'date')}</p>
+            <p className="dash-muted dash-summary__date">{t('summary.date', { date: formatValue(r.Fecha, 'date') })}</p>
           </div>
         )
       }}
