@@ -1,15 +1,16 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query'
-import { PrimeReactProvider } from 'primereact/api'
+import { PrimeReactContext, PrimeReactProvider } from 'primereact/api'
 import { ProgressSpinner } from 'primereact/progressspinner'
-import { useEffect, useState } from 'react'
+import { useContext, useEffect, useState } from 'react'
 import { BrowserRouter } from 'react-router-dom'
 import { createQueryClient } from '../api/query-client'
 import { useManifest } from '../auth/manifest'
 import { recheckSession } from '../auth/session-actions'
-import { getLanguage } from '../i18n/i18n'
+import { getLanguage, useI18n, useMessages } from '../i18n/i18n'
 import { startBuildCheck } from './build-check'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
+import { messages } from './messages'
 import { applyBrand } from './theme'
 import { ToastHost } from './ToastHost'
 
@@ -25,8 +26,21 @@ const primeValue = {
   pt: { dropdown: { select: { 'aria-hidden': true } }, checkbox: { root: { role: undefined, 'aria-label': undefined } } },
 }
 
+/**
+ * Keeps the provider's locale on the chosen language: components that read it rather than
+ * PrimeReact's global one (InputNumber without a `locale`, table sorting) follow a switch.
+ */
+function LocaleSync() {
+  const { lang } = useI18n()
+  const prime = useContext(PrimeReactContext)
+  const setLocale = prime?.setLocale
+  useEffect(() => setLocale?.(lang), [lang, setLocale])
+  return null
+}
+
 /** Loads the manifest, applies the brand, then draws the routes the manifest lists. */
 function ManifestGate() {
+  const t = useMessages(messages)
   const { data: manifest, isError, refetch } = useManifest()
   const client = useQueryClient()
   const routes = manifest?.routes
@@ -61,9 +75,9 @@ function ManifestGate() {
       <ToastHost pageDrawn={drawn || isError} />
       {isError ? (
         <div className="boot-error" role="alert">
-          <p>No se ha podido conectar con el portal.</p>
+          <p>{t('boot.unreachable')}</p>
           <button type="button" className="p-button" onClick={() => void refetch()}>
-            Reintentar
+            {t('boot.retry')}
           </button>
         </div>
       ) : drawn ? (
@@ -71,7 +85,7 @@ function ManifestGate() {
           <AppRoutes routes={routes} />
         </BrowserRouter>
       ) : (
-        <div className="boot-loading" role="status" aria-label="Cargando">
+        <div className="boot-loading" role="status" aria-label={t('boot.loading')}>
           <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />
         </div>
       )}
@@ -83,6 +97,7 @@ export function App() {
   const [client] = useState(createQueryClient)
   return (
     <PrimeReactProvider value={primeValue}>
+      <LocaleSync />
       <QueryClientProvider client={client}>
         <ManifestGate />
       </QueryClientProvider>

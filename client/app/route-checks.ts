@@ -1,4 +1,6 @@
 import { api, ApiError } from '../api/client'
+import { messageIn } from '../i18n/i18n'
+import { messages } from './messages'
 
 /** What a route check receives: the path parameters and the query string. */
 export interface CheckInput {
@@ -40,8 +42,13 @@ export const ROUTE_CHECKS: Record<string, RouteCheck> = {
   // failure is the sign-up's, with the spec's own message, not the contract detail's.
   'duplicate-route': {
     run: async ({ search }) => (search.has('duplicar') ? contractExists(search.get('duplicar')) : true),
-    area: 'Alta de contrato',
-    errorMessage: 'No se ha podido obtener el contrato',
+    // Read when the check runs, so in the language of the moment.
+    get area() {
+      return messageIn(messages, 'check.duplicate.area')
+    },
+    get errorMessage() {
+      return messageIn(messages, 'check.duplicate.message')
+    },
   },
 }
 

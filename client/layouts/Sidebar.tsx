@@ -1,7 +1,8 @@
 import { useState } from 'react'
 import { NavLink } from 'react-router-dom'
 import type { ResolvedMenuEntry } from '../../schemas/menu'
-import { useI18n } from '../i18n/i18n'
+import { useI18n, useMessages } from '../i18n/i18n'
+import { messages } from './messages'
 
 interface SidebarProps {
   menu: ResolvedMenuEntry[]
@@ -35,6 +36,7 @@ export function Sidebar({ menu, onCommand, onNavigate }: SidebarProps) {
 
 function MenuEntryView({ entry, onCommand, onNavigate }: { entry: ResolvedMenuEntry } & Omit<SidebarProps, 'menu'>) {
   const { l } = useI18n()
+  const t = useMessages(messages)
   const [open, setOpen] = useState(true)
   const label = l(entry.label)
   const icon = entry.icon ? <i className={`${entry.icon} layout-menu__icon`} aria-hidden="true" /> : null
@@ -73,7 +75,7 @@ function MenuEntryView({ entry, onCommand, onNavigate }: { entry: ResolvedMenuEn
         <a href={entry.href} target="_blank" rel="noopener noreferrer" className="layout-menu__link" data-menu-key={entry.key}>
           {icon}
           <span>{label}</span>
-          <i className="pi pi-external-link layout-menu__external" aria-label="(abre en otra ventana)" />
+          <i className="pi pi-external-link layout-menu__external" aria-label={t('menu.external')} />
         </a>
       </li>
     )

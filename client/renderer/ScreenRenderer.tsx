@@ -1,7 +1,8 @@
 import { Skeleton } from 'primereact/skeleton'
 import { Suspense, type ComponentType } from 'react'
 import type { ScreenNode } from '../../schemas/screen'
-import { useI18n } from '../i18n/i18n'
+import { useI18n, useMessages } from '../i18n/i18n'
+import { messages } from './messages'
 import { NODE_REGISTRY } from './registry'
 
 /**
@@ -29,11 +30,12 @@ function NodeLoading() {
 }
 
 export function UnknownNode({ type }: { type: string }) {
+  const t = useMessages(messages)
   return (
     <div className="screen-error-box" role="alert">
       <i className="pi pi-exclamation-triangle" aria-hidden="true" />
       <span>
-        Tipo de nodo desconocido: <code>{type}</code>. Esta pantalla necesita una versión más reciente del portal.
+        {t('node.unknown')} <code>{type}</code>. {t('node.unknown.upgrade')}
       </span>
     </div>
   )

@@ -1,7 +1,10 @@
 import type { ColumnFormat } from '../../schemas/screen'
-import { getLanguage } from '../i18n/i18n'
+import { getLanguage, messageIn } from '../i18n/i18n'
+import { messages } from './messages'
 
-const locale = () => (getLanguage() === 'en' ? 'en-GB' : 'es-ES')
+/** The Intl locale of the interface's language: Spanish formats in ES, American ones in EN. */
+export const intlLocale = (): string => (getLanguage() === 'en' ? 'en-US' : 'es-ES')
+const locale = intlLocale
 const cache = new Map<string, Intl.NumberFormat>()
 function nf(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   const k = `${locale()}:${key}`
@@ -13,7 +16,7 @@ function nf(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return f
 }
 
-/** dd/mm/yyyy (spec: Spanish dates) from an ISO date or datetime; the date part is taken as written. */
+/** dd/mm/yyyy in Spanish, mm/dd/yyyy in English (spec §9), from an ISO date or datetime; the date part is taken as written. */
 export function formatDate(value: unknown): string {
   if (typeof value !== 'string' || value.length < 10) return value == null ? '' : String(value)
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value)
@@ -51,7 +54,7 @@ export function formatValue(value: unknown, format: ColumnFormat | undefined): s
     case 'datetime':
       return formatDateTime(value)
     case 'boolean':
-      return value === true || value === 1 || value === 'true' ? (getLanguage() === 'en' ? 'Yes' : 'Sí') : 'No'
+      return value === true || value === 1 || value === 'true' ? messageIn(messages, 'value.yes') : messageIn(messages, 'value.no')
     default:
       return Array.isArray(value) ? value.join(', ') : String(value)
   }

@@ -3,11 +3,13 @@ import { Dialog } from 'primereact/dialog'
 import { Message } from 'primereact/message'
 import { useState } from 'react'
 import type { AfterSpec } from '../../../schemas/screen'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { messages } from './messages'
 
 /** Shows a secret once (a new API key) with a copy button; it cannot be shown again. */
 export function RevealDialog({ value, spec, onClose }: { value: string; spec: NonNullable<AfterSpec['reveal']>; onClose: () => void }) {
   const { l } = useI18n()
+  const t = useMessages(messages)
   const [copied, setCopied] = useState(false)
   const copy = async () => {
     try {
@@ -22,10 +24,10 @@ export function RevealDialog({ value, spec, onClose }: { value: string; spec: No
       {spec.message && <Message severity="warn" text={l(spec.message)} className="reveal-message" />}
       <div className="reveal-value">
         <code data-testid="revealed-value">{value}</code>
-        <Button type="button" icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? 'Copiada' : 'Copiar'} onClick={() => void copy()} />
+        <Button type="button" icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? t('reveal.copied') : t('reveal.copy')} onClick={() => void copy()} />
       </div>
       <div className="dialog-actions">
-        <Button type="button" label="Hecho" onClick={onClose} />
+        <Button type="button" label={t('reveal.done')} onClick={onClose} />
       </div>
     </Dialog>
   )

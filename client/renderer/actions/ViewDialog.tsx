@@ -1,12 +1,15 @@
 import { Button } from 'primereact/button'
 import { Dialog } from 'primereact/dialog'
 import type { ScreenNode } from '../../../schemas/screen'
+import { useMessages } from '../../i18n/i18n'
 import { RenderContext } from '../context'
 import { NodeList } from '../ScreenRenderer'
 import type { TemplateContext } from '../template'
+import { messages } from './messages'
 
 /** Nodes shown in a dialog with the action's context (a row's hierarchy, a detail). */
 export function ViewDialog({ title, width, ctx, nodes, onClose }: { title: string; width?: string; ctx: TemplateContext; nodes: ScreenNode[]; onClose: () => void }) {
+  const t = useMessages(messages)
   return (
     <Dialog
       header={title}
@@ -16,7 +19,7 @@ export function ViewDialog({ title, width, ctx, nodes, onClose }: { title: strin
       style={{ width: width ?? '40vw' }}
       breakpoints={{ '1200px': '60vw', '960px': '80vw', '641px': '95vw' }}
       draggable={false}
-      footer={<Button type="button" label="Cerrar" onClick={onClose} />}
+      footer={<Button type="button" label={t('dialog.close')} onClick={onClose} />}
     >
       <RenderContext value={ctx}>
         <NodeList nodes={nodes} />

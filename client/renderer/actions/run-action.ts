@@ -5,21 +5,22 @@ import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
 import { api, saveFile, send } from '../../api/client'
 import { reportError, withCallArea } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
-import { localized } from '../../i18n/i18n'
+import { localized, messageIn } from '../../i18n/i18n'
 import { fill, resolveParams, resolveValue, type TemplateContext } from '../template'
+import { messages } from './messages'
 
 /** Query-key prefix of a table or detail node, so an action can refresh it by id. */
 export const nodeKey = (id: string) => ['node', id] as const
 
 /** Asks for confirmation (PrimeReact ConfirmDialog mounted by the app); resolves true on accept. */
-export function confirm(message: string, header = 'Confirmar'): Promise<boolean> {
+export function confirm(message: string, header = messageIn(messages, 'confirm.title')): Promise<boolean> {
   return new Promise((resolve) => {
     confirmDialog({
       message,
       header,
       icon: 'pi pi-exclamation-triangle',
-      acceptLabel: 'Sí, continuar',
-      rejectLabel: 'Cancelar',
+      acceptLabel: messageIn(messages, 'confirm.accept'),
+      rejectLabel: messageIn(messages, 'confirm.reject'),
       defaultFocus: 'reject',
       acceptClassName: 'p-button-danger',
       accept: () => resolve(true),
@@ -94,7 +95,7 @@ export async function runAction(action: ActionSpec, ctx: TemplateContext, env: A
     const req = resolveCall(action.call, ctx)
     const title: SuccessTitle = { area: action.errorArea, method: req.method, path: req.endpoint, lastResort: label }
     if (action.kind === 'download') {
-      const file = await api.download(req.endpoint, { method: req.method === 'POST' ? 'POST' : 'GET', params: req.params, body: req.body, fallbackName: 'documento' })
+      const file = await api.download(req.endpoint, { method: req.method === 'POST' ? 'POST' : 'GET', params: req.params, body: req.body, fallbackName: messageIn(messages, 'download.name') })
       saveFile(file)
       if (action.success) notifyAfter(title, fill(localized(action.success), ctx))
       return true

@@ -8,9 +8,11 @@ import { MultiSelect } from 'primereact/multiselect'
 import { PasswordInput } from '../../auth/PasswordInput'
 import { useRef, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from '../format'
 import { useOptions } from '../options'
 import type { TemplateContext } from '../template'
+import { messages } from './messages'
 
 export interface FieldInputProps {
   field: Field
@@ -37,6 +39,7 @@ export function fromDate(date: Date | null | undefined): string | null {
 /** The PrimeReact input for a field type. */
 export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChange, onBlur }: FieldInputProps) {
   const { l, lang } = useI18n()
+  const t = useMessages(messages)
   const { options, loading } = useOptions(field.options, ctx)
   const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-required': field.required || undefined, disabled: field.disabled }
   const placeholder = field.placeholder ? l(field.placeholder) : undefined
@@ -64,7 +67,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           value={typeof value === 'number' ? value : null}
           onValueChange={(e) => onChange(e.value ?? null)}
           onBlur={onBlur}
-          locale={lang === 'en' ? 'en-GB' : 'es-ES'}
+          locale={intlLocale()}
           min={field.min}
           max={field.max}
           step={field.step}
@@ -91,9 +94,9 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           loading={loading}
           invalid={invalid}
           disabled={field.disabled}
-          placeholder={placeholder ?? 'Selecciona…'}
-          emptyMessage="Sin opciones"
-          emptyFilterMessage="Sin resultados"
+          placeholder={placeholder ?? t('input.choose')}
+          emptyMessage={t('input.noOptions')}
+          emptyFilterMessage={t('input.noResults')}
         />
       )
     case 'multiselect':
@@ -111,8 +114,8 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           display="chip"
           invalid={invalid}
           disabled={field.disabled}
-          placeholder={placeholder ?? 'Selecciona…'}
-          emptyMessage="Sin opciones"
+          placeholder={placeholder ?? t('input.choose')}
+          emptyMessage={t('input.noOptions')}
         />
       )
     case 'date':
@@ -128,7 +131,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           showButtonBar
           invalid={invalid}
           disabled={field.disabled}
-          placeholder={placeholder ?? (lang === 'en' ? 'mm/dd/yyyy' : 'dd/mm/aaaa')}
+          placeholder={placeholder ?? t('input.date')}
         />
       )
     case 'file':
@@ -156,6 +159,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
 
 /** Files chosen by picking or by dropping them on the zone; a list with sizes and a remove button each. */
 function FileInput({ field, id, value, describedBy, invalid, onChange }: { field: Field; id: string; value: unknown; describedBy?: string; invalid: boolean; onChange: (v: unknown) => void }) {
+  const t = useMessages(messages)
   const files = Array.isArray(value) ? (value as File[]) : []
   const input = useRef<HTMLInputElement>(null)
   const [over, setOver] = useState(false)
@@ -193,9 +197,9 @@ function FileInput({ field, id, value, describedBy, invalid, onChange }: { field
         }}
       />
       <p className="file-drop__hint">
-        <i className="pi pi-cloud-upload" aria-hidden="true" /> Arrastra aquí los archivos o{' '}
+        <i className="pi pi-cloud-upload" aria-hidden="true" /> {t('file.drop')}{' '}
         <button type="button" className="p-link file-drop__pick" onClick={() => input.current?.click()}>
-          elígelos
+          {t('file.pick')}
         </button>
         {field.accept ? ` (${field.accept.replaceAll(',', ', ')})` : ''}
       </p>
@@ -203,8 +207,8 @@ function FileInput({ field, id, value, describedBy, invalid, onChange }: { field
         <ul className="file-drop__list">
           {files.map((f, i) => (
             <li key={`${f.name}-${i}`}>
-              <i className="pi pi-file" aria-hidden="true" /> <span>{f.name}</span> <small>{(f.size / 1024).toLocaleString('es-ES', { maximumFractionDigits: 0 })} KB</small>
-              <button type="button" className="p-link" aria-label={`Quitar ${f.name}`} onClick={() => onChange(files.filter((_, j) => j !== i))}>
+              <i className="pi pi-file" aria-hidden="true" /> <span>{f.name}</span> <small>{(f.size / 1024).toLocaleString(intlLocale(), { maximumFractionDigits: 0 })} KB</small>
+              <button type="button" className="p-link" aria-label={t('file.remove', { name: f.name })} onClick={() => onChange(files.filter((_, j) => j !== i))}>
                 <i className="pi pi-times" aria-hidden="true" />
               </button>
             </li>

@@ -3,10 +3,11 @@ import type { Field } from '../../../schemas/screen'
 import { api, ApiError, send } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
-import { useI18n } from '../../i18n/i18n'
+import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { resolveCall } from '../actions/run-action'
 import { evalCondition, fill, getPath, type TemplateContext } from '../template'
 import { FieldInput } from './FieldInput'
+import { messages } from './messages'
 import { useServerValidator } from './use-server-validator'
 
 export interface FieldRowProps {
@@ -29,6 +30,7 @@ export interface FieldRowProps {
 /** One field: label, input, rules, server validator, lookup (pre-fill) and check (warning). */
 export function FieldRow(props: FieldRowProps) {
   const { l } = useI18n()
+  const t = useMessages(messages)
   const { formId, field, value, error, ctx, area, lastArea, onChange, onBlur, onServerResult, onFill } = props
   const id = `${formId}-${field.name}`
   const check = useServerValidator(field.validator, value)
@@ -78,12 +80,12 @@ export function FieldRow(props: FieldRowProps) {
       {field.type === 'checkbox' && label}
       {check.state === 'checking' && (
         <small id={`${id}-check`} className="field-check field-check--busy">
-          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> Comprobando…
+          <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('check.busy')}
         </small>
       )}
       {check.state === 'valid' && (
         <small id={`${id}-check`} className="field-check field-check--ok">
-          <i className="pi pi-check-circle" aria-hidden="true" /> Correcto
+          <i className="pi pi-check-circle" aria-hidden="true" /> {t('check.valid')}
         </small>
       )}
       {check.state === 'unavailable' && (
@@ -118,16 +120,18 @@ export function FieldRow(props: FieldRowProps) {
 /** Looks a valid value up once (an existing client) and fills the mapped fields from the answer. */
 function useLookup(field: Field, value: string | null, area: string | undefined, lastArea: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
   const { l } = useI18n()
-  const [state, setState] = useState<{ busy: boolean; text: string | null }>({ busy: false, text: null })
+  const t = useMessages(messages)
+  // The answer is kept, not its text: the text is written at render time, in the language of the moment.
+  const [state, setState] = useState<{ busy: boolean; found: { result: unknown } | null }>({ busy: false, found: null })
   const done = useRef<string | null>(null)
   const spec = field.lookup
   useEffect(() => {
     if (!spec || !value || done.current === value) {
-      if (!value) setState({ busy: false, text: null })
+      if (!value) setState({ busy: false, found: null })
       return
     }
     const controller = new AbortController()
-    setState({ busy: true, text: 'Buscando…' })
+    setState({ busy: true, found: null })
     api
       .get<unknown>(`/${spec.endpoint}`, { params: { [spec.param]: value }, signal: controller.signal })
       .then((result) => {
@@ -138,26 +142,28 @@ function useLookup(field: Field, value: string | null, area: string | undefined,
           if (v !== undefined && v !== null) values[target] = v
         }
         onFill(values)
-        setState({ busy: false, text: fill(l(spec.found), { result }) })
+        setState({ busy: false, found: { result } })
       })
       .catch((err) => {
         if ((err as Error).name === 'AbortError') return
         done.current = value
-        setState({ busy: false, text: null })
+        setState({ busy: false, found: null })
         // Not found is the normal case of a new client; anything else is reported.
-        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage, { area: lastArea, message: 'No se han podido obtener los datos del cliente.' })
+        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage, { area: lastArea, message: messageIn(messages, 'lookup.error') })
       })
     return () => controller.abort()
   }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
   // Spec §9: the client-lookup loading flag clears 1 500 ms after the answer.
   const busy = useDelayedFlag(state.busy, LOADING_CLEAR_DELAY.clientLookup)
-  return { busy, text: state.text ?? (busy ? 'Buscando…' : null) }
+  const found = state.found && spec ? fill(l(spec.found), { result: state.found.result }) : null
+  return { busy, text: found ?? (state.busy || busy ? t('lookup.busy') : null) }
 }
 
 /** Asks the server about a valid value and returns a warning when its answer says so (never blocks). */
 function useCheck(field: Field, value: string | null, ctx: TemplateContext): string | null {
   const { l } = useI18n()
-  const [warning, setWarning] = useState<string | null>(null)
+  // The answer that warns is kept, not its text: written at render time, in the language of the moment.
+  const [warning, setWarning] = useState<{ result: unknown } | null>(null)
   const spec = field.check
   useEffect(() => {
     setWarning(null)
@@ -167,7 +173,7 @@ function useCheck(field: Field, value: string | null, ctx: TemplateContext): str
     send(req.method, req.endpoint, { params: req.params, body: req.body })
       .then((res) => res.json())
       .then((result) => {
-        if (!cancelled && evalCondition(spec.warnWhen, { result })) setWarning(fill(l(spec.message), { result }))
+        if (!cancelled && evalCondition(spec.warnWhen, { result })) setWarning({ result })
       })
       .catch(() => {
         // A check that cannot run is not a warning: the server decides on submit.
@@ -176,5 +182,5 @@ function useCheck(field: Field, value: string | null, ctx: TemplateContext): str
       cancelled = true
     }
   }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
-  return warning
+  return warning && spec ? fill(l(spec.message), { result: warning.result }) : null
 }

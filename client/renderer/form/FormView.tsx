@@ -8,14 +8,16 @@ import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, send } from '../../api/client'
 import { reportError, useFailureText } from '../../api/errors'
 import { showToast } from '../../api/toast'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { applyAfter, nodeKey, resolveCall } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
 import { formatDateTime } from '../format'
+import { messages as rendererMessages } from '../messages'
 import { NodeList } from '../ScreenRenderer'
 import { useScreenTitle } from '../screen-title'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { FieldRow } from './FieldRow'
+import { messages } from './messages'
 import { ReviewList } from './ReviewList'
 import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
 import { toBody, toFormData, validateField } from './validation'
@@ -48,12 +50,12 @@ function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, m
   return values
 }
 
-const LOAD_ERROR = 'No se han podido obtener los datos.'
-
 /** A form: initial values (optionally from an endpoint), rules, server validators, steps, a draft, submit, what happens after. */
 export function FormView(props: FormViewProps) {
   const ctx = useRenderContext()
   const { t } = useI18n()
+  const tf = useMessages(messages)
+  const loadError = useMessages(rendererMessages)('data.loadError')
   const { form } = props
   const wanted = !!form.initial && evalCondition(form.initial.when, ctx)
   const endpoint = form.initial ? `/${fill(form.initial.endpoint, ctx, true)}` : ''
@@ -61,16 +63,16 @@ export function FormView(props: FormViewProps) {
   // The explicit area (the opening action's, else the form's) wins over the endpoint catalogue's; a title is the last resort.
   const area = props.fallbackArea ?? form.errorArea
   const title = useScreenTitle(form.title)
-  const lastArea = props.lastArea ?? (title || 'Formulario')
+  const lastArea = props.lastArea ?? (title || tf('form.name'))
   const initial = useQuery({
     queryKey: ['form-initial', form.id, endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
     enabled: wanted,
     staleTime: 0,
     gcTime: 0,
-    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage, fallbackArea: lastArea, fallbackMessage: LOAD_ERROR },
+    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage, fallbackArea: lastArea, fallbackMessage: loadError },
   })
-  const initialFailure = useFailureText(initial.error, form.initial?.errorMessage, LOAD_ERROR)
+  const initialFailure = useFailureText(initial.error, form.initial?.errorMessage, loadError)
   // A draft is restored unless the form was loaded from elsewhere (a duplicated contract).
   const draftKey = form.draft && !wanted ? form.draft.key : null
   const draft = useQuery({
@@ -83,7 +85,7 @@ export function FormView(props: FormViewProps) {
   })
   if ((wanted && initial.isPending) || (draftKey !== null && draft.isPending)) {
     return (
-      <div className="form-loading" role="status" aria-label="Cargando">
+      <div className="form-loading" role="status" aria-label={tf('form.loading')}>
         <ProgressSpinner style={{ width: 32, height: 32 }} strokeWidth="4" />
       </div>
     )
@@ -107,7 +109,8 @@ function FormBody({
   draft,
   lastArea,
 }: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string | undefined; lastArea: string; draft: SavedDraft | null }) {
-  const { l, t } = useI18n()
+  const { l, t, lang } = useI18n()
+  const tf = useMessages(messages)
   const client = useQueryClient()
   const navigate = useNavigate()
   const [restored] = useState<SavedDraft | null>(draft)
@@ -258,7 +261,8 @@ function FormBody({
       className={`screen-form ${form.columns === 2 ? 'screen-form--two' : ''} ${inDialog ? '' : 'card'} ${steps ? 'screen-form--steps' : ''}`}
       onSubmit={(e) => void submit(e)}
       noValidate
-      aria-label={form.title ? l(form.title) : (area ?? lastArea)}
+      // An area is Spanish only (a plain string of the screen): in English the form is named by its last-resort title.
+      aria-label={form.title ? l(form.title) : lang === 'es' && area ? area : lastArea}
     >
       {!inDialog && form.title && <h2 className="screen-form__title">{l(form.title)}</h2>}
       {draftNotice && restored && (
@@ -286,7 +290,7 @@ function FormBody({
         />
       )}
       {steps && (
-        <ol className="form-steps" aria-label="Pasos">
+        <ol className="form-steps" aria-label={tf('steps.label')}>
           {[...steps.map((s) => l(s.title)), ...(form.review ? [l(form.review.title)] : [])].map((title, i) => (
             <li key={title} className={`form-steps__item ${i === stepIndex ? 'is-current' : ''} ${i < stepIndex ? 'is-done' : ''}`}>
               <button type="button" className="form-steps__button" aria-current={i === stepIndex ? 'step' : undefined} disabled={i > stepIndex} onClick={() => goTo(i)}>
@@ -302,7 +306,7 @@ function FormBody({
       {step && (
         <header className="form-step">
           <h2 className="form-step__title" tabIndex={-1}>
-            {`Paso ${stepIndex + 1} de ${totalSteps}: ${l(step.title)}`}
+            {tf('steps.heading', { n: stepIndex + 1, total: totalSteps, title: l(step.title) })}
           </h2>
           {step.description && <p className="form-step__description">{l(step.description)}</p>}
         </header>
@@ -310,7 +314,7 @@ function FormBody({
       {onReview && (
         <header className="form-step">
           <h2 className="form-step__title" tabIndex={-1}>
-            {`Paso ${stepIndex + 1} de ${totalSteps}: ${l(form.review!.title)}`}
+            {tf('steps.heading', { n: stepIndex + 1, total: totalSteps, title: l(form.review!.title) })}
           </h2>
           {form.review!.description && <p className="form-step__description">{l(form.review!.description)}</p>}
         </header>
@@ -328,12 +332,12 @@ function FormBody({
         </RenderContext>
       )}
       <div className="dialog-actions">
-        {inDialog && <Button type="button" label="Cancelar" text onClick={onDone} />}
-        {steps && stepIndex > 0 && <Button type="button" label="Anterior" icon="pi pi-arrow-left" outlined onClick={() => goTo(stepIndex - 1)} />}
+        {inDialog && <Button type="button" label={tf('button.cancel')} text onClick={onDone} />}
+        {steps && stepIndex > 0 && <Button type="button" label={tf('button.previous')} icon="pi pi-arrow-left" outlined onClick={() => goTo(stepIndex - 1)} />}
         {steps && stepIndex < totalSteps - 1 ? (
-          <Button type="submit" label="Siguiente" icon="pi pi-arrow-right" iconPos="right" />
+          <Button type="submit" label={tf('button.next')} icon="pi pi-arrow-right" iconPos="right" />
         ) : (
-          <Button type="submit" label={l(form.submitLabel ?? 'Guardar')} icon={form.submitIcon ?? 'pi pi-check'} loading={busy} />
+          <Button type="submit" label={form.submitLabel ? l(form.submitLabel) : tf('button.save')} icon={form.submitIcon ?? 'pi pi-check'} loading={busy} />
         )}
       </div>
     </form>

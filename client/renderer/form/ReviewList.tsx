@@ -1,13 +1,15 @@
 import { Button } from 'primereact/button'
 import type { Field, FormNode } from '../../../schemas/screen'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../format'
 import { useOptions } from '../options'
 import type { TemplateContext } from '../template'
+import { messages } from './messages'
 
 /** The last step of a step-by-step form: every answer, by step, with a way back to change it. */
 export function ReviewList({ steps, fields, values, ctx, onEdit }: { steps: NonNullable<FormNode['steps']>; fields: Field[]; values: Record<string, unknown>; ctx: TemplateContext; onEdit: (step: number) => void }) {
   const { l } = useI18n()
+  const t = useMessages(messages)
   return (
     <div className="review-list">
       {steps.map((step, i) => {
@@ -17,7 +19,7 @@ export function ReviewList({ steps, fields, values, ctx, onEdit }: { steps: NonN
           <section key={step.key} className="review-list__section" aria-labelledby={`review-${step.key}`}>
             <div className="review-list__header">
               <h3 id={`review-${step.key}`}>{l(step.title)}</h3>
-              <Button type="button" link size="small" icon="pi pi-pencil" label="Cambiar" aria-label={`Cambiar ${l(step.title)}`} onClick={() => onEdit(i)} />
+              <Button type="button" link size="small" icon="pi pi-pencil" label={t('review.change')} aria-label={t('review.changeStep', { step: l(step.title) })} onClick={() => onEdit(i)} />
             </div>
             <dl className="detail-grid">
               {shown.map((f) => (

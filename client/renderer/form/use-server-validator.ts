@@ -2,12 +2,15 @@ import { useEffect, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { LOADING_CLEAR_DELAY } from '../../api/use-delayed-flag'
+import { useMessages } from '../../i18n/i18n'
 import { getPath } from '../template'
+import { messages } from './messages'
 
 export type ServerCheck = { state: 'idle' | 'checking' | 'valid' | 'invalid' | 'unavailable'; message?: string; normalized?: string }
 
 /** Calls a field's server validator as the user types, debounced (spec §9: 500 ms for validators). */
 export function useServerValidator(validator: Field['validator'], value: unknown): ServerCheck {
+  const t = useMessages(messages)
   const [check, setCheck] = useState<ServerCheck>({ state: 'idle' })
   const text = typeof value === 'string' ? value.trim() : ''
   useEffect(() => {
@@ -23,11 +26,13 @@ export function useServerValidator(validator: Field['validator'], value: unknown
         const answer = await api.get<unknown>(`/${validator.endpoint}`, { params: { [validator.param]: text }, signal: controller.signal })
         const valid = getPath(answer, validator.validField) === true
         const normalized = validator.normalizedField ? (getPath(answer, validator.normalizedField) as string | undefined) : undefined
-        setCheck(valid ? { state: 'valid', normalized } : { state: 'invalid', message: String(getPath(answer, validator.messageField) ?? 'Valor no válido.') })
+        const message = getPath(answer, validator.messageField)
+        // The server's own message is data; without one, the portal's text is written at render time.
+        setCheck(valid ? { state: 'valid', normalized } : { state: 'invalid', message: message == null ? undefined : String(message) })
       } catch (err) {
         if ((err as Error).name === 'AbortError') return
         // The validator being down must not block the user: the server checks again on submit.
-        setCheck({ state: 'unavailable', message: 'No se ha podido comprobar ahora; se comprobará al guardar.' })
+        setCheck({ state: 'unavailable' })
       }
     }, LOADING_CLEAR_DELAY.validator)
     return () => {
@@ -35,5 +40,7 @@ export function useServerValidator(validator: Field['validator'], value: unknown
       clearTimeout(timer)
     }
   }, [validator, text])
+  if (check.state === 'invalid' && check.message === undefined) return { ...check, message: t('check.invalid') }
+  if (check.state === 'unavailable') return { ...check, message: t('check.unavailable') }
   return check
 }

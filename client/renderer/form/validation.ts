@@ -1,5 +1,7 @@
 import type { Field } from '../../../schemas/screen'
-import { localized } from '../../i18n/i18n'
+import { localized, messageIn } from '../../i18n/i18n'
+import { intlLocale } from '../format'
+import { messages } from './messages'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/
 
@@ -7,20 +9,20 @@ export function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
 }
 
-/** The Spanish message for a field whose value breaks one of its rules, or null. */
+/** The message, in the interface's language, for a field whose value breaks one of its rules, or null. */
 export function validateField(field: Field, value: unknown, values: Record<string, unknown>): string | null {
   if (isEmpty(value) || value === false) {
-    return field.required ? (field.type === 'checkbox' ? 'Debes marcar esta casilla.' : 'Este campo es obligatorio.') : null
+    return field.required ? messageIn(messages, field.type === 'checkbox' ? 'rule.mustCheck' : 'rule.required') : null
   }
   if (typeof value === 'string') {
-    if (field.minLength !== undefined && value.length < field.minLength) return `Debe tener al menos ${field.minLength} caracteres.`
-    if (field.maxLength !== undefined && value.length > field.maxLength) return `No puede tener más de ${field.maxLength} caracteres.`
-    if (field.type === 'email' && !EMAIL.test(value)) return 'Introduce un correo electrónico válido.'
+    if (field.minLength !== undefined && value.length < field.minLength) return messageIn(messages, 'rule.minLength', { n: field.minLength })
+    if (field.maxLength !== undefined && value.length > field.maxLength) return messageIn(messages, 'rule.maxLength', { n: field.maxLength })
+    if (field.type === 'email' && !EMAIL.test(value)) return messageIn(messages, 'rule.email')
     if (field.pattern && !new RegExp(field.pattern.regex).test(value)) return localized(field.pattern.message)
   }
   if (typeof value === 'number') {
-    if (field.min !== undefined && value < field.min) return `El valor mínimo es ${field.min.toLocaleString('es-ES')}.`
-    if (field.max !== undefined && value > field.max) return `El valor máximo es ${field.max.toLocaleString('es-ES')}.`
+    if (field.min !== undefined && value < field.min) return messageIn(messages, 'rule.min', { n: field.min.toLocaleString(intlLocale()) })
+    if (field.max !== undefined && value > field.max) return messageIn(messages, 'rule.max', { n: field.max.toLocaleString(intlLocale()) })
   }
   if (field.sameAs && value !== values[field.sameAs.field]) return localized(field.sameAs.message)
   if (field.notBelow && typeof value === 'number') {
@@ -29,7 +31,7 @@ export function validateField(field: Field, value: unknown, values: Record<strin
   }
   if (field.type === 'file' && Array.isArray(value) && field.maxSizeMb) {
     const big = (value as File[]).find((f) => f.size > field.maxSizeMb! * 1024 * 1024)
-    if (big) return `«${big.name}» supera ${field.maxSizeMb} MB.`
+    if (big) return messageIn(messages, 'rule.fileTooBig', { n: field.maxSizeMb, name: big.name })
   }
   return null
 }

@@ -3,19 +3,20 @@ import { Skeleton } from 'primereact/skeleton'
 import type { DetailNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { ActionBar } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
 import { NodeList } from '../ScreenRenderer'
 import { CellValue } from '../table/CellValue'
+import { messages } from '../messages'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
-
-const LOAD_ERROR = 'No se han podido obtener los datos.'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
   const { l } = useI18n()
+  const t = useMessages(messages)
+  const loadError = t('data.loadError')
   const ctx = useRenderContext()
   const fromData = node.source.fromData
   const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
@@ -26,9 +27,9 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
     queryFn: () => api.get<unknown>(endpoint, { params }),
     enabled: !!endpoint,
     // The screen's own area and message win; else the endpoint catalogue's for the call; the title and usual text are the last resort.
-    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: l(node.title ?? 'Detalle'), fallbackMessage: LOAD_ERROR },
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: node.title ? l(node.title) : t('detail.title'), fallbackMessage: loadError },
   })
-  const failure = useFailureText(query.error, node.errorMessage, LOAD_ERROR)
+  const failure = useFailureText(query.error, node.errorMessage, loadError)
   if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
   if (query.isPending) {
     return (
@@ -52,12 +53,13 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
 
 function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; ownerId: string }) {
   const { l } = useI18n()
+  const t = useMessages(messages)
   const ctx = useRenderContext()
   const key = ownerId
   const row = (data ?? {}) as Record<string, unknown>
   return (
     <RenderContext value={{ data }}>
-      <section className="screen-detail card" aria-label={fill(l(node.title ?? 'Detalle'), { ...ctx, data })}>
+      <section className="screen-detail card" aria-label={fill(node.title ? l(node.title) : t('detail.title'), { ...ctx, data })}>
         <div className="detail-header">
           {node.title && <h2 className="detail-title">{fill(l(node.title), { ...ctx, data })}</h2>}
           {node.actions && node.actions.length > 0 && <ActionBar actions={node.actions} ownerId={key} />}

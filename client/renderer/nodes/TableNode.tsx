@@ -2,6 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Column as PrimeColumn } from 'primereact/column'
 import { DataTable, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
+import { Dropdown } from 'primereact/dropdown'
+import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
 import { useMemo, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
@@ -10,16 +12,18 @@ import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { usePreference } from '../../api/preferences'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { ActionButton } from '../actions/ActionButton'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
 import { useScreenTitle } from '../screen-title'
-import { isNumericFormat } from '../format'
+import { intlLocale, isNumericFormat } from '../format'
+import { messages as rendererMessages } from '../messages'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
+import { messages } from '../table/messages'
 import { SavedFilters, type SavedFilter } from '../table/SavedFilters'
 import { DEFAULT_PAGE_SIZES, defaultState, exportParams, localPage, pagedParams, readState, writeState, type TableState } from '../table/table-state'
 
@@ -43,7 +47,9 @@ function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
 
 /** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and saved filters. */
 export function TableNodeView({ node }: { node: TableNode }) {
-  const { l } = useI18n()
+  const { l, lang } = useI18n()
+  const t = useMessages(messages)
+  const tr = useMessages(rendererMessages)
   const ctx = useRenderContext()
   const navigate = useNavigate()
   const [state, setState] = useTableState(node)
@@ -56,8 +62,9 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const paged = node.source.paged !== false && !fromData
   // The table's own title, else the screen's: the last-resort title of its toasts (the screen's errorArea, then the catalogue's area, come first).
   const title = useScreenTitle(node.title) || ctx.screenId
-  // An untitled table is named by the screen's explicit area where it gives one.
-  const tableName = node.title ? title : (node.errorArea ?? title)
+  // An untitled table is named by the screen's explicit area where it gives one; an area is
+  // Spanish only (a plain string of the screen), so in English the translated title names it.
+  const tableName = node.title ? title : lang === 'es' && node.errorArea ? node.errorArea : title
 
   const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
   const baseParams = resolveParams(node.source.params, ctx)
@@ -67,7 +74,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
     queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
     placeholderData: keepPreviousData,
     enabled: !!endpoint,
-    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: 'No se han podido obtener los datos.' },
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: tr('data.loadError') },
   })
   // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
   const data = fromData ? { rows: lookup(ctx, dataPath(fromData)) } : query.data
@@ -105,7 +112,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       })
       saveFile(file)
     } catch (err) {
-      reportError(node.export.errorArea ?? node.errorArea, err, node.export.errorMessage, { area: title, message: 'Error al exportar los datos.' })
+      reportError(node.export.errorArea ?? node.errorArea, err, node.export.errorMessage, { area: title, message: t('export.error') })
     } finally {
       setExporting(false)
     }
@@ -164,23 +171,23 @@ export function TableNodeView({ node }: { node: TableNode }) {
               onSave={async (name) => {
                 const rest = (prefs.value?.filters ?? []).filter((f) => f.name !== name)
                 await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
-                notifySuccess(node.errorArea ?? title, `Filtro «${name}» guardado.`)
+                notifySuccess(node.errorArea ?? title, t('saved.done', { name }))
               }}
               onDelete={async (name) => prefs.save({ ...prefs.value, filters: (prefs.value?.filters ?? []).filter((f) => f.name !== name) })}
             />
           )}
-          <Button type="button" icon="pi pi-table" label="Columnas" outlined size="small" onClick={() => setChooser(true)} />
-          {node.export && <Button type="button" icon="pi pi-file-excel" label="Exportar" outlined size="small" loading={exporting} onClick={() => void doExport()} />}
+          <Button type="button" icon="pi pi-table" label={t('toolbar.columns')} outlined size="small" onClick={() => setChooser(true)} />
+          {node.export && <Button type="button" icon="pi pi-file-excel" label={t('toolbar.export')} outlined size="small" loading={exporting} onClick={() => void doExport()} />}
         </div>
       </div>
       <FilterBar tableId={node.id} columns={node.columns} shown={columns.map((c) => c.field)} filters={state.filters} onChange={(filters) => update({ filters, page: 0 })} />
       {bulk.length > 0 && selectedCount > 0 && (
-        <div className="bulk-bar" role="region" aria-label="Acciones sobre la selección">
+        <div className="bulk-bar" role="region" aria-label={t('bulk.region')}>
           <span>
-            {allMatching ? `Seleccionadas las ${total.toLocaleString('es-ES')} filas que cumplen el filtro.` : `${selection.length} seleccionadas.`}
+            {allMatching ? t('bulk.allMatching', { n: total.toLocaleString(intlLocale()) }) : t('bulk.selected', { n: selection.length })}
           </span>
           {pageFullySelected && !allMatching && total > rows.length && (
-            <Button type="button" link size="small" label={`Seleccionar las ${total.toLocaleString('es-ES')} que cumplen el filtro`} onClick={() => setAllMatching(true)} />
+            <Button type="button" link size="small" label={t('bulk.selectAllMatching', { n: total.toLocaleString(intlLocale()) })} onClick={() => setAllMatching(true)} />
           )}
           <span className="bulk-bar__actions">
             {bulk.map((a) => (
@@ -193,7 +200,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
               />
             ))}
           </span>
-          <Button type="button" text size="small" label="Quitar selección" onClick={() => (setSelection([]), setAllMatching(false))} />
+          <Button type="button" text size="small" label={t('bulk.clear')} onClick={() => (setSelection([]), setAllMatching(false))} />
         </div>
       )}
       <DataTable
@@ -211,9 +218,16 @@ export function TableNodeView({ node }: { node: TableNode }) {
         onSort={onSort}
         removableSort
         loading={loading}
-        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : 'No hay resultados con estos filtros.'}
-        paginatorTemplate="RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport"
-        currentPageReportTemplate="{first}–{last} de {totalRecords}"
+        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('table.empty')}
+        paginatorTemplate={{
+          layout: 'RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport',
+          // PrimeReact 10.9 names this dropdown from a copy of its English texts bundled into the paginator, whatever the locale.
+          RowsPerPageDropdown: (o: PaginatorRowsPerPageDropdownOptions) => (
+            // `aria-label` names the field, `ariaLabel` its open button.
+            <Dropdown value={o.value} options={o.options} onChange={o.onChange} appendTo={o.appendTo} disabled={o.disabled} aria-label={t('pager.rowsPerPage')} ariaLabel={t('pager.rowsPerPage')} />
+          ),
+        }}
+        currentPageReportTemplate={t('pager.report')}
         {...selectionProps}
         onRowClick={
           rowLink
@@ -232,7 +246,10 @@ export function TableNodeView({ node }: { node: TableNode }) {
         aria-label={tableName}
         data-table={node.id}
       >
-        {bulk.length > 0 && <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} />}
+        {bulk.length > 0 && (
+          // The header checkbox's own name comes from English texts bundled into the table (PrimeReact 10.9): named here.
+          <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
+        )}
         {columns.map((col) => (
           <PrimeColumn
             key={col.field}
@@ -246,7 +263,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
         ))}
         {node.rowActions && node.rowActions.length > 0 && (
           <PrimeColumn
-            header="Acciones"
+            header={t('table.actions')}
             headerClassName="actions-header"
             body={(row: Row) => (
               <span className="row-actions">

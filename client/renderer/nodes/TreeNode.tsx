@@ -6,18 +6,20 @@ import { useMemo, useState } from 'react'
 import type { TreeNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
+import { messages } from '../messages'
 import { fill, getPath, resolveParams } from '../template'
 
 type Item = Record<string, unknown>
 
-const LOAD_ERROR = 'No se han podido obtener los datos.'
-
 /** A hierarchy (agents under agencies…) from an endpoint answering nested nodes; keyboard navigable. */
 export function TreeNodeView({ node }: { node: TreeNode }) {
   const { l } = useI18n()
+  const t = useMessages(messages)
+  const loadError = t('data.loadError')
+  const title = node.title ? l(node.title) : t('tree.title')
   const ctx = useRenderContext()
   const endpoint = `/${fill(node.source.endpoint, ctx, true)}`
   const params = resolveParams(node.source.params, ctx)
@@ -25,9 +27,9 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
     queryKey: [...nodeKey(node.id ?? endpoint), endpoint, params],
     queryFn: () => api.get<unknown>(endpoint, { params }),
     // The screen's own area and message win; else the endpoint catalogue's for the call; the title and usual text are the last resort.
-    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: l(node.title ?? 'Jerarquía'), fallbackMessage: LOAD_ERROR },
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: loadError },
   })
-  const failure = useFailureText(query.error, node.errorMessage, LOAD_ERROR)
+  const failure = useFailureText(query.error, node.errorMessage, loadError)
   const { nodes, keys } = useMemo(() => {
     const raw = node.source.path ? getPath(query.data, node.source.path) : query.data
     const roots = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Item[]
@@ -45,15 +47,15 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
   if (query.isPending) return <Skeleton height="10rem" />
   if (query.isError) return <p role="alert">{failure}</p>
   return (
-    <section className="screen-tree" aria-label={l(node.title ?? 'Jerarquía')}>
+    <section className="screen-tree" aria-label={title}>
       {node.title && <h2 className="table-title">{l(node.title)}</h2>}
       <Tree
         value={nodes}
         expandedKeys={expanded ?? (node.expanded ? keys : {})}
         onToggle={(e) => setExpanded(e.value)}
         // The library's fold button has no name; the tree item itself answers to the arrow keys.
-        pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? 'Plegar' : 'Desplegar' }) }}
-        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : 'Sin elementos.'}
+        pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
+        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('tree.empty')}
         nodeTemplate={(n) => (
           <span className="tree-label">
             <span>{n.label}</span>

@@ -6,9 +6,11 @@ import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
 import { useEffect, useState } from 'react'
 import type { Column } from '../../../schemas/screen'
-import { useI18n } from '../../i18n/i18n'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale } from '../format'
 import { fromDate, toDate } from '../form/FieldInput'
 import { useOptions } from '../options'
+import { messages } from './messages'
 
 interface FilterBarProps {
   tableId: string
@@ -21,6 +23,7 @@ interface FilterBarProps {
 
 /** One labelled input per filterable column; text waits for the user to pause typing. */
 export function FilterBar({ tableId, columns, shown, filters, onChange }: FilterBarProps) {
+  const t = useMessages(messages)
   const [more, setMore] = useState(false)
   const all = columns.filter((c) => c.filter)
   const primary = all.filter((c) => shown.includes(c.field) || filters[c.field])
@@ -35,15 +38,15 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
   }
   const active = Object.values(filters).some(Boolean)
   return (
-    <div className="filter-bar" role="search" aria-label="Filtros">
+    <div className="filter-bar" role="search" aria-label={t('filters.label')}>
       {filterable.map((c) => (
         <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
       ))}
       {extra.length > 0 && (
-        <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? 'Menos filtros' : `Más filtros (${extra.length})`} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
+        <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
       )}
       {active && (
-        <Button type="button" icon="pi pi-filter-slash" label="Limpiar filtros" text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
+        <Button type="button" icon="pi pi-filter-slash" label={t('filters.clear')} text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
       )}
     </div>
   )
@@ -51,6 +54,7 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
 
 function FilterInput({ id, column, value, onChange }: { id: string; column: Column; value: string; onChange: (v: string) => void }) {
   const { l, lang } = useI18n()
+  const t = useMessages(messages)
   const label = l(column.header)
   const filter = column.filter!
   const { options } = useOptions(filter.options)
@@ -66,7 +70,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
   switch (filter.type) {
     case 'select':
       input = (
-        <Dropdown inputId={id} value={value || null} options={options} optionLabel="label" optionValue="value" showClear filter={options.length > 8} placeholder="Todos" onChange={(e) => onChange(e.value == null ? '' : String(e.value))} />
+        <Dropdown inputId={id} value={value || null} options={options} optionLabel="label" optionValue="value" showClear filter={options.length > 8} placeholder={t('filter.all')} onChange={(e) => onChange(e.value == null ? '' : String(e.value))} />
       )
       break
     case 'multiselect':
@@ -77,9 +81,9 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
           options={options.map((o) => ({ ...o, value: String(o.value) }))}
           optionLabel="label"
           optionValue="value"
-          placeholder="Todos"
+          placeholder={t('filter.all')}
           maxSelectedLabels={2}
-          selectedItemsLabel="{0} seleccionados"
+          selectedItemsLabel={t('filter.chosen')}
           filter={options.length > 8}
           onChange={(e) => onChange((e.value as string[]).join(','))}
         />
@@ -91,11 +95,11 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
           inputId={id}
           value={value || null}
           options={[
-            { label: 'Sí', value: 'true' },
-            { label: 'No', value: 'false' },
+            { label: t('filter.yes'), value: 'true' },
+            { label: t('filter.no'), value: 'false' },
           ]}
           showClear
-          placeholder="Todos"
+          placeholder={t('filter.all')}
           onChange={(e) => onChange(e.value ?? '')}
         />
       )
@@ -110,7 +114,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
           value={[toDate(from), toDate(to)]}
           dateFormat={lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'}
           showButtonBar
-          placeholder="Desde – hasta"
+          placeholder={t('filter.dateRange')}
           onChange={(e) => {
             const range = (e.value as (Date | null)[] | null) ?? []
             const a = fromDate(range[0] ?? null)
@@ -126,8 +130,8 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
       const set = (a: string, b: string) => onChange(a || b ? `${a}|${b}` : '')
       input = (
         <span className="filter-range">
-          <InputNumber inputId={id} aria-label={`${label}: mínimo`} value={from ? Number(from) : null} placeholder="Mín." onValueChange={(e) => set(e.value == null ? '' : String(e.value), to ?? '')} />
-          <InputNumber aria-label={`${label}: máximo`} value={to ? Number(to) : null} placeholder="Máx." onValueChange={(e) => set(from ?? '', e.value == null ? '' : String(e.value))} />
+          <InputNumber inputId={id} aria-label={t('filter.min', { label })} locale={intlLocale()} value={from ? Number(from) : null} placeholder={t('filter.minShort')} onValueChange={(e) => set(e.value == null ? '' : String(e.value), to ?? '')} />
+          <InputNumber aria-label={t('filter.max', { label })} locale={intlLocale()} value={to ? Number(to) : null} placeholder={t('filter.maxShort')} onValueChange={(e) => set(from ?? '', e.value == null ? '' : String(e.value))} />
         </span>
       )
       break
@@ -137,7 +141,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
         <InputText
           id={id}
           value={text}
-          placeholder={filter.placeholder ? l(filter.placeholder) : 'Buscar…'}
+          placeholder={filter.placeholder ? l(filter.placeholder) : t('filter.search')}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Enter') onChange(text.trim())
