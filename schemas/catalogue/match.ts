@@ -84,6 +84,11 @@ export class CallIndex {
     return null
   }
 
+  /** The call without path parameters spelt exactly `path` (`api/utility/tarifas`), or undefined: the proxy's common case, with no splitting. */
+  exactCall(method: string, path: string): Endpoint | undefined {
+    return this.exact.get(`${method} ${path}`)
+  }
+
   /** The call of a relative path such as `api/contract/id` (or `/api/...`), for the client's toasts and the screen loader. */
   find(method: HttpMethod | string, path: string): CallMatch | null {
     const clean = path.replace(/^\/+/, '').split('?', 1)[0]!.replace(/\/+$/, '')

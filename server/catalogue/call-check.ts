@@ -1,5 +1,5 @@
 import type { BodyField, Endpoint, Param } from '../../schemas/catalogue/endpoint'
-import type { CallIndex } from '../../schemas/catalogue/match'
+import type { CallIndex, CallMatch } from '../../schemas/catalogue/match'
 
 /**
  * What the proxy forwards, decided from the catalogue: a request target is matched to its
@@ -14,7 +14,7 @@ export interface CheckedCall {
   /** `/api/…?…` exactly as it goes upstream. */
   upstreamPath: string
   /** Checked query values by parameter (arrays for array parameters). */
-  query: Map<string, string | string[]>
+  query: ReadonlyMap<string, string | string[]>
   /** The query parameters whose values the catalogue marks as personal data: what logs mask. */
   personalQuery: ReadonlySet<string>
 }
@@ -43,6 +43,8 @@ interface CompiledCall {
   call: Endpoint
   /** Upstream path segments, `null` where the path parameter of `names[i]` goes. */
   segments: (string | null)[]
+  /** The upstream path of a call without path parameters, built once; null for templates. */
+  staticPath: string | null
   pathParams: CompiledParam[]
   /** Query parameters in declared order (paging first for lists). */
   query: CompiledParam[]
@@ -57,37 +59,45 @@ export class CallChecker {
     for (const call of index.calls) this.compiled.set(call, compile(call))
   }
 
+  /** The call of a path split in segments and decoded (templates, escapes), null when none, 'bad' when not UTF-8. */
+  private matchSegments(method: string, path: string): CallMatch | null | 'bad' {
+    const segments = path.slice(1).split('/')
+    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop()
+    try {
+      return this.index.match(method, segments.map(decodeSegment))
+    } catch {
+      return 'bad'
+    }
+  }
+
   /** The call a canonical target (`/api/…?…`, as the request-target step left it) names, checked. */
   checkTarget(method: string, url: string): TargetCheck {
     const q = url.indexOf('?')
     const path = q < 0 ? url : url.slice(0, q)
-    const segments = path.slice(1).split('/')
-    if (segments.length > 1 && segments[segments.length - 1] === '') segments.pop()
-    let decoded: string[]
-    try {
-      decoded = segments.map(decodeSegment)
-    } catch {
-      return { ok: false, status: 400, message: 'La dirección de la petición no es válida: la ruta no es UTF-8.' }
-    }
-    const match = this.index.match(method, decoded)
+    // Most requests name a call without path parameters, spelt plainly: one map lookup.
+    const plain = path.indexOf('%') < 0 ? this.index.exactCall(method, path.length > 1 && path.endsWith('/') ? path.slice(1, -1) : path.slice(1)) : undefined
+    const match = plain ? { call: plain, pathParams: NO_PARAMS } : this.matchSegments(method, path)
+    if (match === 'bad') return { ok: false, status: 400, message: 'La dirección de la petición no es válida: la ruta no es UTF-8.' }
     if (!match || match.call.access === 'bff') return NOT_FOUND
     const c = this.compiled.get(match.call)!
 
-    let upstream = ''
-    let n = 0
-    for (const s of c.segments) {
-      if (s !== null) {
-        upstream += `/${s}`
-        continue
+    let upstream = c.staticPath ?? ''
+    if (c.staticPath === null) {
+      let n = 0
+      for (const s of c.segments) {
+        if (s !== null) {
+          upstream += `/${s}`
+          continue
+        }
+        const p = c.pathParams[n++]!
+        const value = p.check(match.pathParams[p.name]!)
+        if (typeof value !== 'string') return bad(`El parámetro «${p.name}»${labelOf(p.spec)} de la ruta ${value.error}.`)
+        upstream += `/${encodeURIComponent(value)}`
       }
-      const p = c.pathParams[n++]!
-      const value = p.check(match.pathParams[p.name]!)
-      if (typeof value !== 'string') return bad(`El parámetro «${p.name}»${labelOf(p.spec)} de la ruta ${value.error}.`)
-      upstream += `/${encodeURIComponent(value)}`
     }
 
-    const query = q < 0 ? new Map<string, string | string[]>() : parseQuery(url.slice(q + 1), c)
-    if (!(query instanceof Map)) return bad(query.error)
+    const query = q < 0 ? NO_QUERY : parseQuery(url.slice(q + 1), c)
+    if ('error' in query) return bad(query.error)
     let serialized = ''
     for (const p of c.query) {
       const value = query.get(p.name)
@@ -108,6 +118,8 @@ export class CallChecker {
 }
 
 const bad = (message: string) => ({ ok: false as const, status: 400 as const, message })
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
+const NO_QUERY: ReadonlyMap<string, string | string[]> = new Map()
 
 function decodeSegment(s: string): string {
   return s.indexOf('%') < 0 ? s : decodeURIComponent(s)
@@ -193,7 +205,8 @@ function compile(call: Endpoint): CompiledCall {
   }
   for (const [name, spec] of Object.entries(call.query ?? {})) query.push({ name, spec, check: textChecker(spec) })
   const personalQuery = new Set(query.filter((p) => p.spec.personal).map((p) => p.name))
-  return { call, segments, pathParams, query, queryByName: new Map(query.map((p) => [p.name, p])), personalQuery }
+  const staticPath = pathParams.length === 0 ? `/${call.path}` : null
+  return { call, segments, staticPath, pathParams, query, queryByName: new Map(query.map((p) => [p.name, p])), personalQuery }
 }
 
 /** sortOrder is compared without regard to case; pageSize -1 of exports is the only value below 1. */
