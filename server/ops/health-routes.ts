@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { MenuStore } from '../manifest/menu-store'
-import type { UpstreamClient } from '../proxy/upstream-client'
+import type { UpstreamClient } from '../upstream/upstream-client'
 import type { SessionStore } from '../session/session-store'
 
 /** The upstream path that answers 200 when it is alive. */

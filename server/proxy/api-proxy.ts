@@ -6,8 +6,8 @@ import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
 import type { SessionGate } from '../session/session-gate'
 import type { Session } from '../session/session-store'
-import { exchange, type UpstreamExchange } from './upstream-exchange'
-import { outcomeOfError, outcomeOfStatus, toUpstreamError, type UpstreamClient, type UpstreamOutcome } from './upstream-client'
+import { exchange, type UpstreamExchange } from '../upstream/upstream-exchange'
+import { outcomeOfError, outcomeOfStatus, toUpstreamError, type UpstreamClient, type UpstreamOutcome } from '../upstream/upstream-client'
 
 /**
  * Request headers not forwarded: those a browser may not choose (the BFF sets its own, trace

@@ -3,7 +3,7 @@ import { SessionUser } from '../../schemas/session-user'
 import { TokenPair } from '../../schemas/auth'
 import { Compile } from 'typebox/compile'
 import { HttpError } from '../lib/errors'
-import { UpstreamError, type UpstreamClient } from '../proxy/upstream-client'
+import { UpstreamError, type UpstreamClient } from '../upstream/upstream-client'
 import type { Session, SessionStore } from './session-store'
 
 /** Where the upstream's own auth module lives; the proxy refuses these paths. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AdminPasswordBody, OwnPasswordBody, RecoveryPasswordBody, RecoveryRequestBody, UserIdQuery } from '../../schemas/auth'
 import { MESSAGES, sendError } from '../lib/errors'
-import type { UpstreamAnswer, UpstreamClient, UpstreamCall } from '../proxy/upstream-client'
+import type { UpstreamAnswer, UpstreamClient, UpstreamCall } from '../upstream/upstream-client'
 import type { RecoveryThrottle } from '../security/recovery-throttle'
 import type { CallIndex } from '../../schemas/catalogue/match'
 import { requirePermission } from './require-permission'

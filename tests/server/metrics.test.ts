@@ -1,7 +1,7 @@
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../server/config'
-import { UpstreamError, outcomeOfError, outcomeOfStatus } from '../../server/proxy/upstream-client'
+import { UpstreamError, outcomeOfError, outcomeOfStatus } from '../../server/upstream/upstream-client'
 import { FAKE_USER as USER, buildTestBff, sessionCookie, signedInBffOverFake, type SignedInBff, type TestBff } from '../helpers/bff'
 import { startFakeUpstream } from '../helpers/fake-upstream'
 import { freePort } from '../helpers/portal-process'

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin'
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration } from 'prom-client'
 import { sendError } from '../../lib/errors'
-import type { UpstreamObserver } from '../../proxy/upstream-client'
+import type { UpstreamObserver } from '../../upstream/upstream-client'
 import type { SessionStore } from '../../session/session-store'
 
 /** The route label of requests no route matched (404s, probes for random paths): one label, not one per URL. */
