@@ -25,6 +25,23 @@ export type RouteDef = Type.Static<typeof RouteDef>
 
 export const RouteTable = Type.Array(RouteDef)
 
+/**
+ * A route as a screen file declares it (`routes` of schemas/screen.ts): the screen is the file
+ * and the title is the screen's unless given. Public pages are client code, declared in
+ * schemas/public-pages.ts, so a screen file cannot make a route public.
+ */
+export const ScreenRoute = Type.Object(
+  {
+    path: Type.String({ pattern: '^/[^\\s]*$', maxLength: 200 }),
+    title: Type.Optional(LocalizedText),
+    permission: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]+$' })),
+    check: Type.Optional(RouteCheck),
+    devOnly: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+)
+export type ScreenRoute = Type.Static<typeof ScreenRoute>
+
 export interface ManifestUser {
   id: number
   name: string

@@ -44,6 +44,67 @@ export const MenuDefinition = Type.Object(
 )
 export type MenuDefinition = Type.Static<typeof MenuDefinition>
 
+const MenuKey = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,59}$' })
+/** Place among the siblings, smallest first; two siblings never share one (the order would be a guess). */
+const MenuOrder = Type.Integer({ minimum: 0, maximum: 100_000 })
+const BrandKeys = Type.Array(Type.String({ pattern: '^[a-z0-9-]+$' }))
+
+/**
+ * Where a screen sits in the shipped side menu (`menu` of schemas/screen.ts). The entry leads to
+ * the screen's route; its permission is the route's, unless a section or group above already
+ * asks for it; its label is the screen's title unless given. The key is what stored menu
+ * versions name: it never changes once shipped.
+ */
+export const MenuPlacement = Type.Object(
+  {
+    /** Key of the section or group (server/manifest/menu-sections.json) the entry goes in. */
+    section: MenuKey,
+    key: MenuKey,
+    order: MenuOrder,
+    label: Type.Optional(LocalizedText),
+    icon: Type.Optional(Type.String({ pattern: '^pi pi-[a-z0-9-]+$' })),
+    /** Replaces the route in production; `{COMPARADOR_URL}` is filled from the configuration. */
+    productionHref: Type.Optional(Type.String({ pattern: '^(https://|\\{COMPARADOR_URL\\})[^\\s]*$', maxLength: 500 })),
+    brands: Type.Optional(BrandKeys),
+    devOnly: Type.Optional(Type.Boolean()),
+    badge: Type.Optional(Type.String({ maxLength: 12 })),
+  },
+  { additionalProperties: false },
+)
+export type MenuPlacement = Type.Static<typeof MenuPlacement>
+
+/**
+ * The side menu's entries that are no screen's (server/manifest/menu-sections.json): sections,
+ * groups (an entry with `items`, filled by screens), and leaves that open no route (a command,
+ * an external link). Screens add their entries into these by key.
+ */
+export const MenuFrameEntry = Type.Cyclic(
+  {
+    MenuFrameEntry: Type.Object(
+      {
+        key: MenuKey,
+        label: LocalizedText,
+        order: MenuOrder,
+        icon: Type.Optional(Type.String({ pattern: '^pi pi-[a-z0-9-]+$' })),
+        href: Type.Optional(Type.String({ pattern: '^https://[^\\s]+$', maxLength: 500 })),
+        command: Type.Optional(MenuCommand),
+        permission: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]+$' })),
+        devOnly: Type.Optional(Type.Boolean()),
+        brands: Type.Optional(BrandKeys),
+        badge: Type.Optional(Type.String({ maxLength: 12 })),
+        items: Type.Optional(Type.Array(Type.Ref('MenuFrameEntry'))),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  'MenuFrameEntry',
+)
+export type MenuFrameEntry = Type.Static<typeof MenuFrameEntry>
+
+/** Every section is a container, with or without entries of its own. */
+export const MenuFrame = Type.Object({ sections: Type.Array(MenuFrameEntry) }, { additionalProperties: false })
+export type MenuFrame = Type.Static<typeof MenuFrame>
+
 /** An entry as a signed-in user receives it: already filtered, with where it leads. */
 export interface ResolvedMenuEntry {
   key: string

@@ -1,5 +1,7 @@
 import Type from 'typebox'
 import { DraftKey } from './draft'
+import { ScreenRoute } from './manifest'
+import { MenuPlacement } from './menu'
 
 /**
  * A screen is data: a tree of nodes discriminated by `type`, served by the BFF as JSON and
@@ -473,6 +475,10 @@ export const Screen = Type.Cyclic(
         schemaVersion: Type.Integer({ minimum: 1 }),
         id: Type.String({ pattern: '^[a-z0-9-]+$' }),
         title: Text,
+        /** The routes that draw this screen: the route manifest is derived from these at boot. */
+        routes: Type.Optional(Type.Array(ScreenRoute, { minItems: 1 })),
+        /** Its entry in the shipped side menu, which is derived from these at boot. */
+        menu: Type.Optional(MenuPlacement),
         root: Type.Ref('Node'),
       },
       { additionalProperties: false },
@@ -494,6 +500,24 @@ export type LinksNode = Extract<ScreenNode, { type: 'links' }>
 export type WidgetNode = Extract<ScreenNode, { type: 'widget' }>
 export type TreeNode = Extract<ScreenNode, { type: 'tree' }>
 export type NodeType = ScreenNode['type']
+
+/**
+ * A link to another screen by its id rather than its path, where a screen file writes a path
+ * (`to`, `navigate`, `link`, `rowLink`): `{ "screen": "contrato-detalle", "params": { "referencia":
+ * "{row.CodigoContrato}" } }`. The screen loader turns it into the path of the target's first
+ * route, parameters and query filled in (templates stay templates), so the path is written only
+ * in the target's file and what the client receives is a path as before.
+ */
+export const ScreenTarget = Type.Object(
+  {
+    screen: Type.String({ pattern: '^[a-z0-9-]+$' }),
+    /** One value per `{parameter}` of the route's path. */
+    params: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]+$' }), Type.Union([Type.String({ minLength: 1 }), Type.Number()]))),
+    query: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]+$' }), Type.Union([Type.String(), Type.Number()]))),
+  },
+  { additionalProperties: false },
+)
+export type ScreenTarget = Type.Static<typeof ScreenTarget>
 
 /**
  * A stored tweak of a shipped table screen, made in the menu manager: per table, the columns

@@ -1,7 +1,6 @@
 import fastifyCookie from '@fastify/cookie'
 import underPressure from '@fastify/under-pressure'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
-import path from 'node:path'
 import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
 import { brandRoutes } from './brand/brand-routes'
@@ -15,7 +14,7 @@ import { HttpError, MESSAGES, sendError } from './lib/errors'
 import { JSON_BODY_MESSAGES, registerJsonBodyParser } from './lib/json-body'
 import { REDACT_PATHS, maskUrl } from './lib/log-redaction'
 import { typeboxValidatorCompiler } from './lib/typebox-validator'
-import { loadDefaultMenu, loadRoutes } from './manifest/manifest-data'
+import { deriveManifest, loadMenuFrame, SHIPPED_SCREENS_DIR } from './manifest/manifest-data'
 import { adminMenuRoutes } from './manifest/admin-menu-routes'
 import { manifestRoutes } from './manifest/manifest-routes'
 import { MenuService } from './manifest/menu-service'
@@ -64,6 +63,8 @@ export interface AppDeps {
   now?: () => number
   /** OpenTelemetry, started by main.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
   tracing?: Tracing
+  /** Replaces the shipped screens folder (tests adding a screen). */
+  screensDir?: string
 }
 
 const BODY_LIMIT = 1024 * 1024
@@ -74,9 +75,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const brands = loadBrands(config.brandsDir)
   const catalogue = loadCatalogue({ extraFiles: config.catalogueFiles })
-  const routes = loadRoutes()
-  const defaultMenu = loadDefaultMenu()
-  const shippedScreens = loadScreens(path.join(import.meta.dirname, 'screens'), catalogue)
+  const shippedScreens = loadScreens(deps.screensDir ?? SHIPPED_SCREENS_DIR, catalogue)
+  // One source per screen: its file declares its routes and menu place (manifest-data.ts).
+  const { routes, menu: defaultMenu } = deriveManifest(shippedScreens, loadMenuFrame(), new Set(brands.all.map((b) => b.key)))
   const buildId = config.buildId ?? readBuildId(config.clientDist)
 
   // One destination for the main logger and the request-completed lines.

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router-dom'
 import { useI18n } from '../i18n/i18n'
 import { useManifest } from '../auth/manifest'
+import { publicPath } from '../../schemas/public-pages'
 
 export interface ErrorViewProps {
   status: number
@@ -31,7 +32,7 @@ export function ErrorView({ status, message, description }: ErrorViewProps) {
         {title}
       </h1>
       <p className="error-view__description">{text}</p>
-      <Link className="p-button error-view__action" to={manifest?.authenticated === false ? '/auth/login' : '/'}>
+      <Link className="p-button error-view__action" to={manifest?.authenticated === false ? publicPath('login') : '/'}>
         <i className="pi pi-home" aria-hidden="true" />
         <span>{manifest?.authenticated === false ? t('error.login') : t('error.back')}</span>
       </Link>

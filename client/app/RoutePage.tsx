@@ -10,6 +10,7 @@ import { ScreenPage } from '../renderer/ScreenPage'
 import { ErrorView, NotFoundPage } from './ErrorPage'
 import { PageLoading } from './PageLoading'
 import { ROUTE_CHECKS, runRouteCheck, UnknownRouteCheckError } from './route-checks'
+import { publicPath } from '../../schemas/public-pages'
 
 /**
  * A protected route: permission first (→ /error?status=401), then the route's named check
@@ -34,7 +35,7 @@ export function RoutePage({ route }: { route: RouteDef }) {
 
   if (!allowed) {
     console.warn(`Acceso denegado a ${location.pathname}: falta el permiso ${route.permission}`)
-    return <Navigate to="/error?status=401" replace />
+    return <Navigate to={`${publicPath('error')}?status=401`} replace />
   }
   if (route.check) {
     if (check.isPending) {

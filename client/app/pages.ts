@@ -1,5 +1,5 @@
 import type { RouteDef } from '../../schemas/manifest'
-import { isPublicPath } from '../auth/public-paths'
+import { publicPageAt, type PublicPageId } from '../../schemas/public-pages'
 import { lazyComponent, type LazyComponent } from './lazy-component'
 
 /**
@@ -15,11 +15,11 @@ export const ResetPasswordPage = lazyComponent(() => import('../auth/ResetPasswo
 export const DefaultLayout = lazyComponent(() => signedIn().then((m) => m.DefaultLayout))
 export const RoutePage = lazyComponent<{ route: RouteDef }>(() => signedIn().then((m) => m.RoutePage))
 
-/** The public pages by path (spec §2), as public-paths.ts spells them. */
-const PUBLIC_PAGES: Record<string, LazyComponent<object>> = {
-  '/auth/login': LoginPage,
-  '/auth/recovery': RecoveryPage,
-  '/auth/resetpassword': ResetPasswordPage,
+/** The lazily loaded public pages, by their id in schemas/public-pages.ts (the error page is in the main chunk). */
+const PUBLIC_PAGES: Partial<Record<PublicPageId, LazyComponent<object>>> = {
+  login: LoginPage,
+  recovery: RecoveryPage,
+  'reset-password': ResetPasswordPage,
 }
 
 /** Fetches the signed-in app's code, e.g. while the sign-in request is on its way. */
@@ -34,8 +34,9 @@ export function preloadSignedIn(): Promise<unknown> {
  * leads to the sign-in page.
  */
 export function preloadPagesFor(pathname: string, authenticated = true): Promise<unknown> {
-  if (isPublicPath(pathname)) {
-    const page = PUBLIC_PAGES[pathname.toLowerCase().replace(/\/+$/, '')]
+  const publicPage = publicPageAt(pathname)
+  if (publicPage) {
+    const page = PUBLIC_PAGES[publicPage.screen]
     return page ? page.preload() : Promise.resolve()
   }
   return authenticated ? preloadSignedIn() : LoginPage.preload()

@@ -1,6 +1,7 @@
 import { Suspense, useMemo, type ComponentType } from 'react'
 import { matchRoutes, Navigate, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
+import { publicPath, type PublicPageId } from '../../schemas/public-pages'
 import { useLoadedManifest } from '../auth/manifest'
 import { AuthLayout } from '../layouts/AuthLayout'
 import { AppErrorBoundary } from './AppErrorBoundary'
@@ -9,8 +10,8 @@ import { NavigationWatch } from './NavigationWatch'
 import { PageLoading } from './PageLoading'
 import { DefaultLayout, LoginPage, RecoveryPage, ResetPasswordPage, RoutePage } from './pages'
 
-/** Public pages are client code; every other route renders its screen from the BFF. */
-const PUBLIC_PAGES: Record<string, ComponentType> = {
+/** Public pages are client code (schemas/public-pages.ts); every other route renders its screen from the BFF. */
+const PUBLIC_PAGES: Record<PublicPageId, ComponentType> = {
   login: LoginPage,
   recovery: RecoveryPage,
   'reset-password': ResetPasswordPage,
@@ -28,7 +29,7 @@ function RequireSession() {
   const location = useLocation()
   if (!manifest.authenticated) {
     const redirect = `${location.pathname}${location.search}`
-    return <Navigate to={`/auth/login?redirect=${encodeURIComponent(redirect)}`} replace />
+    return <Navigate to={`${publicPath('login')}?redirect=${encodeURIComponent(redirect)}`} replace />
   }
   return <DefaultLayout />
 }
@@ -57,7 +58,7 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
           element: <AuthLayout />,
           children: [
             ...publicRoutes.map((r) => {
-              const Page = PUBLIC_PAGES[r.screen]
+              const Page = PUBLIC_PAGES[r.screen as PublicPageId] as ComponentType | undefined
               return { path: toRouterPath(r.path), element: Page ? <Page /> : <UnknownPath /> }
             }),
             // Unmatched routes are reachable without sign-in (spec §5): the 404 page.

@@ -13,6 +13,7 @@ import { useLoadedManifest } from './manifest'
 import { PasswordInput } from './PasswordInput'
 import { safeRedirect } from './safe-redirect'
 import { signIn } from './session-actions'
+import { publicPath } from '../../schemas/public-pages'
 
 export function LoginPage() {
   const { t } = useI18n()
@@ -83,7 +84,7 @@ export function LoginPage() {
         />
       </div>
       <Button type="submit" label={t('auth.login.submit')} icon="pi pi-sign-in" loading={busy} className="auth-submit" />
-      <Link to="/auth/recovery" className="auth-link">
+      <Link to={publicPath('recovery')} className="auth-link">
         {t('auth.login.forgot')}
       </Link>
     </form>

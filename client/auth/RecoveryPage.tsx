@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom'
 import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
+import { publicPath } from '../../schemas/public-pages'
 
 /** Password recovery: asks the upstream to mail a reset link (`api/auth/request-change-password`). */
 export function RecoveryPage() {
@@ -44,7 +45,7 @@ export function RecoveryPage() {
         <InputText id="recovery-email" type="email" autoComplete="email" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} />
       </div>
       <Button type="submit" label={t('auth.recovery.submit')} icon="pi pi-envelope" loading={busy} disabled={!!sent} className="auth-submit" />
-      <Link to="/auth/login" className="auth-link">
+      <Link to={publicPath('login')} className="auth-link">
         {t('auth.recovery.back')}
       </Link>
     </form>

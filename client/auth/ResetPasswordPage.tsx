@@ -7,6 +7,7 @@ import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
 import { PasswordInput } from './PasswordInput'
+import { publicPath } from '../../schemas/public-pages'
 
 /** Reset: email and token from the mailed link, then a new password (`api/auth/change-password`). */
 export function ResetPasswordPage() {
@@ -61,13 +62,13 @@ export function ResetPasswordPage() {
         <PasswordInput id="reset-confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
       </div>
       {done ? (
-        <Link to="/auth/login" className="p-button auth-submit auth-link-button">
+        <Link to={publicPath('login')} className="p-button auth-submit auth-link-button">
           {t('error.login')}
         </Link>
       ) : (
         <Button type="submit" label={t('auth.reset.submit')} icon="pi pi-check" loading={busy} className="auth-submit" />
       )}
-      <Link to="/auth/login" className="auth-link">
+      <Link to={publicPath('login')} className="auth-link">
         {t('auth.recovery.back')}
       </Link>
     </form>

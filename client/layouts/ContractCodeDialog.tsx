@@ -4,11 +4,14 @@ import { InputText } from 'primereact/inputtext'
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useI18n } from '../i18n/i18n'
+import { useLoadedManifest } from '../auth/manifest'
+import { screenPath } from '../app/screen-path'
 
 /** The dev-only "Contrato" entry: a modal, non-closable dialog asking for a contract code (spec §2). */
 export function ContractCodeDialog({ visible, onDone }: { visible: boolean; onDone: () => void }) {
   const { t } = useI18n()
   const navigate = useNavigate()
+  const { routes } = useLoadedManifest()
   const [code, setCode] = useState('')
   const [error, setError] = useState(false)
 
@@ -22,7 +25,9 @@ export function ContractCodeDialog({ visible, onDone }: { visible: boolean; onDo
     setCode('')
     setError(false)
     onDone()
-    navigate(`/soluciones/contratos/${encodeURIComponent(value)}`)
+    // The contract detail's path comes from the manifest (its screen file declares it); every signed-in user has it.
+    const target = screenPath(routes, 'contrato-detalle', { referencia: value })
+    if (target) navigate(target)
   }
 
   return (

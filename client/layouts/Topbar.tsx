@@ -8,6 +8,8 @@ import { signOut } from '../auth/session-actions'
 import { useTheme } from '../app/theme'
 import { useI18n } from '../i18n/i18n'
 import { LanguageSwitcher } from './LanguageSwitcher'
+import { publicPath } from '../../schemas/public-pages'
+import { screenPath } from '../app/screen-path'
 
 interface TopbarProps {
   manifest: Manifest
@@ -31,7 +33,7 @@ export function Topbar({ manifest, onToggleMenu, onOpenSettings }: TopbarProps) 
 
   const logout = async () => {
     await signOut(client).catch(() => undefined)
-    navigate('/auth/login', { replace: true })
+    navigate(publicPath('login'), { replace: true })
   }
 
   return (
@@ -73,7 +75,7 @@ export function Topbar({ manifest, onToggleMenu, onOpenSettings }: TopbarProps) 
             model={[
               { label: user.email, disabled: true, className: 'layout-topbar__menu-email' },
               { separator: true },
-              { label: t('layout.profile'), icon: 'pi pi-user', command: () => navigate('/profile') },
+              { label: t('layout.profile'), icon: 'pi pi-user', command: () => navigate(screenPath(manifest.routes, 'perfil') ?? '/') },
               { label: t('layout.logout'), icon: 'pi pi-sign-out', command: () => void logout() },
             ]}
           />

@@ -32,7 +32,9 @@ export function screenForUser(screen: ScreenFile, permissions: ReadonlySet<strin
     }
     return out
   }
-  return prune(structuredClone(screen)) as ScreenFile
+  // Its routes and menu place are the manifest's business (already derived), not the renderer's.
+  const { routes: _routes, menu: _menu, ...drawn } = screen
+  return prune(structuredClone(drawn)) as ScreenFile
 }
 
 function isNode(value: unknown, type: string): boolean {

@@ -3,7 +3,9 @@ import path from 'node:path'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
 import type { CallIndex } from '../../schemas/catalogue/match'
-import { SCREEN_SCHEMA_VERSION, Screen, type ScreenFile, type ScreenNode } from '../../schemas/screen'
+import { ScreenRoute } from '../../schemas/manifest'
+import { PUBLIC_PAGES } from '../../schemas/public-pages'
+import { SCREEN_SCHEMA_VERSION, Screen, ScreenTarget, type ScreenFile, type ScreenNode } from '../../schemas/screen'
 import { screenCallProblem } from './screen-calls'
 
 export class ScreenLoadError extends Error {}
@@ -85,7 +87,12 @@ export function describeErrors(value: unknown): string {
   const inNodes = root === undefined ? '/root: falta el nodo raíz' : nodeErrors(root, '/root')
   if (inNodes) return inNodes
   const { root: _root, ...rest } = value as Record<string, unknown>
-  const fileOnly = Compile(Type.Object({ schemaVersion: Type.Integer({ minimum: 1 }), id: Type.String({ pattern: '^[a-z0-9-]+$' }), title: Type.Unknown() }, { additionalProperties: false }))
+  const fileOnly = Compile(
+    Type.Object(
+      { schemaVersion: Type.Integer({ minimum: 1 }), id: Type.String({ pattern: '^[a-z0-9-]+$' }), title: Type.Unknown(), routes: Type.Optional(Type.Unknown()), menu: Type.Optional(Type.Unknown()) },
+      { additionalProperties: false },
+    ),
+  )
   return fileOnly.Check(rest) ? firstErrors(check, value, '') : firstErrors(fileOnly, rest, '')
 }
 
@@ -137,11 +144,55 @@ function semanticProblem(screen: ScreenFile): string | null {
   return problem
 }
 
+const checkRoutes = Compile(Type.Array(ScreenRoute, { minItems: 1 }))
+const checkTarget = Compile(ScreenTarget)
+/** Fields whose value is a path a screen may write as a ScreenTarget instead. */
+const TARGET_FIELDS = new Set(['to', 'navigate', 'link', 'rowLink'])
+/** Fields holding data sent or passed on as it is, never a link to resolve. */
+const DATA_FIELDS = new Set(['body', 'props', 'defaultValue', 'params'])
+
+/**
+ * Replaces every `{ "screen": … }` link of a parsed screen file by the path of the target's
+ * first route (schemas/screen.ts, ScreenTarget), in place; a target naming an unknown screen,
+ * a screen without a route or the wrong parameters stops the start.
+ */
+export function resolveTargets(raw: Record<string, unknown>, routesOf: ReadonlyMap<string, string[]>, where: string): void {
+  const resolve = (target: unknown, at: string): string => {
+    if (!checkTarget.Check(target)) throw new ScreenLoadError(`${where}${at}: ${firstErrors(checkTarget, target, '')}`)
+    const path = routesOf.get(target.screen)?.[0]
+    if (!path) throw new ScreenLoadError(`${where}${at}: la pantalla «${target.screen}» no existe o no tiene ruta.`)
+    const params = { ...target.params }
+    const filled = path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
+      const value = params[name]
+      if (value === undefined) throw new ScreenLoadError(`${where}${at}: la ruta ${path} de «${target.screen}» necesita el parámetro «${name}».`)
+      delete params[name]
+      return String(value)
+    })
+    const extra = Object.keys(params)[0]
+    if (extra) throw new ScreenLoadError(`${where}${at}: la ruta ${path} de «${target.screen}» no tiene el parámetro «${extra}».`)
+    // Values are templates ({row.Id}) filled by the client, which encodes them: written as they are.
+    const query = Object.entries(target.query ?? {}).map(([k, v]) => `${k}=${v}`)
+    return query.length ? `${filled}?${query.join('&')}` : filled
+  }
+  const visit = (value: unknown, at: string) => {
+    if (!value || typeof value !== 'object') return
+    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${at}/${i}`))
+    const o = value as Record<string, unknown>
+    for (const [k, v] of Object.entries(o)) {
+      if (DATA_FIELDS.has(k)) continue
+      if (TARGET_FIELDS.has(k) && v && typeof v === 'object' && !Array.isArray(v) && 'screen' in v) o[k] = resolve(v, `${at}/${k}`)
+      else visit(v, `${at}/${k}`)
+    }
+  }
+  visit(raw.root, '/root')
+}
+
 /**
  * Loads every `*.json` under the screens folder (docs/ holds markdown), validates it, inlines
  * markdown files, and checks ids are unique and match the file names and, given the endpoint
- * catalogue, that every call is catalogued. Any problem stops the start with the file's path
- * and the error.
+ * catalogue, that every call is catalogued. Links naming a screen are turned into its path
+ * first, so every file is read before any is validated. Any problem stops the start with the
+ * file's path and the error.
  */
 export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, ScreenFile> {
   const screens = new Map<string, ScreenFile>()
@@ -155,14 +206,26 @@ export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, Scr
     }
   }
   collect(dir)
+  const parsed: { file: string; where: string; raw: Record<string, unknown> }[] = []
+  // Each screen's route paths, and the public pages', for the links that name a screen.
+  const routesOf = new Map<string, string[]>(PUBLIC_PAGES.map((p) => [p.screen, [p.path]]))
   for (const file of files.sort()) {
     const where = path.relative(process.cwd(), file)
-    let raw: unknown
+    let raw: Record<string, unknown>
     try {
-      raw = JSON.parse(fs.readFileSync(file, 'utf8'))
+      raw = upgradeScreen(JSON.parse(fs.readFileSync(file, 'utf8')), where) as Record<string, unknown>
     } catch (err) {
+      if (err instanceof ScreenLoadError) throw err
       throw new ScreenLoadError(`${where}: JSON no válido: ${(err as Error).message}`)
     }
+    if (raw.routes !== undefined) {
+      if (!checkRoutes.Check(raw.routes)) throw new ScreenLoadError(`${where}: ${firstErrors(checkRoutes, raw.routes, '/routes')}`)
+      if (typeof raw.id === 'string') routesOf.set(raw.id, raw.routes.map((r) => r.path))
+    }
+    parsed.push({ file, where, raw })
+  }
+  for (const { file, where, raw } of parsed) {
+    resolveTargets(raw, routesOf, where)
     const screen = validateScreen(raw, where)
     if (screen.id !== path.basename(file, '.json')) throw new ScreenLoadError(`${where}: el id «${screen.id}» debe coincidir con el nombre del fichero.`)
     if (screens.has(screen.id)) throw new ScreenLoadError(`${where}: id de pantalla repetido «${screen.id}».`)
@@ -172,7 +235,10 @@ export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, Scr
         if (node.file) {
           const md = path.join(docsDir, node.file)
           if (!md.startsWith(docsDir) || !fs.existsSync(md)) throw new ScreenLoadError(`${where}: no existe el documento ${node.file}.`)
-          node.content = fs.readFileSync(md, 'utf8')
+          // x.md is the Spanish text; x.en.md beside it, when there is one, its English.
+          const es = fs.readFileSync(md, 'utf8')
+          const en = md.replace(/\.md$/, '.en.md')
+          node.content = fs.existsSync(en) ? { es, en: fs.readFileSync(en, 'utf8') } : es
           delete node.file
         }
       }
