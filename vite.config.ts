@@ -158,7 +158,19 @@ export default defineConfig({
       output: {
         // Everything the entry needs before its first paint in one chunk: one request, and one
         // compression window instead of a dozen small files each compressed on its own.
-        codeSplitting: { groups: [{ name: 'boot', tags: ['$initial'] }] },
+        // The same for the small modules the signed-in app loads before its first screen and the
+        // lazily loaded node views share (render context, templates, actions, formatters,
+        // confirmation): left alone, each would be a chunk of its own.
+        codeSplitting: {
+          groups: [
+            { name: 'boot', tags: ['$initial'] },
+            {
+              name: 'screen-core',
+              test: /client\/(renderer\/(context|template|messages|node-renderer|screen-title|actions\/(run-action|messages))|ui\/(confirm|messages|format|states)|api\/query-keys)\.tsx?$/,
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
       },
     },
   },

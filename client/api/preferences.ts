@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useLoadedManifest } from '../auth/manifest'
 import { api } from './client'
+import { useLoadedManifest } from './manifest'
 
 /** A user preference as the upstream stores it (`api/usuarios/preference`): follows the user to any machine. */
 export interface Preference {

@@ -1,17 +1,17 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query'
 import { PrimeReactContext, PrimeReactProvider } from 'primereact/api'
-import { ProgressSpinner } from 'primereact/progressspinner'
-import { useContext, useEffect, useState } from 'react'
+import { useContext, useEffect, useEffectEvent, useState } from 'react'
 import { BrowserRouter } from 'react-router-dom'
+import { useManifest } from '../api/manifest'
 import { createQueryClient } from '../api/query-client'
-import { useManifest } from '../auth/manifest'
 import { recheckSession } from '../auth/session-actions'
 import { getLanguage, useI18n, useMessages } from '../i18n/i18n'
+import { LoadingSpinner } from '../ui/loading'
+import { applyBrand } from '../ui/theme'
 import { startBuildCheck } from './build-check'
+import { messages } from './messages'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
-import { messages } from './messages'
-import { applyBrand } from './theme'
 import { ToastHost } from './ToastHost'
 
 /** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
@@ -44,21 +44,25 @@ function ManifestGate() {
   const { data: manifest, isError, refetch } = useManifest()
   const client = useQueryClient()
   const routes = manifest?.routes
+  const brand = manifest?.brand
+  const buildId = manifest?.buildId
   const [ready, setReady] = useState(false)
+  // The pages to fetch ahead follow the session of the moment; only a new brand starts this over.
+  const preloadPages = useEffectEvent(() => preloadPagesFor(window.location.pathname, manifest?.authenticated))
 
   // The first paint waits for the brand's theme, so no unstyled page flashes, and for the
   // page's code, so no second spinner follows this one. A chunk that fails to load is left to
   // the route's error boundary (a stale build reloads).
   useEffect(() => {
-    if (!manifest) return
-    const pages = preloadPagesFor(window.location.pathname, manifest.authenticated).catch(() => undefined)
-    void Promise.all([applyBrand(manifest.brand), pages]).then(() => setReady(true))
-  }, [manifest?.brand])
+    if (!brand) return
+    const pages = preloadPages().catch(() => undefined)
+    void Promise.all([applyBrand(brand), pages]).then(() => setReady(true))
+  }, [brand])
 
   useEffect(() => {
-    if (!manifest) return
-    return startBuildCheck(manifest.buildId)
-  }, [manifest?.buildId])
+    if (buildId === undefined) return
+    return startBuildCheck(buildId)
+  }, [buildId])
 
   // Spec §4: the session is re-checked when the window becomes visible again.
   useEffect(() => {
@@ -85,9 +89,7 @@ function ManifestGate() {
           <AppRoutes routes={routes} />
         </BrowserRouter>
       ) : (
-        <div className="boot-loading" role="status" aria-label={t('boot.loading')}>
-          <ProgressSpinner strokeWidth="4" style={{ width: 48, height: 48 }} />
-        </div>
+        <LoadingSpinner className="boot-loading" size={48} label={t('boot.loading')} />
       )}
     </>
   )

@@ -1,7 +1,7 @@
 import { Component, type ReactNode } from 'react'
 import { useLocation } from 'react-router-dom'
+import { ErrorView } from '../ui/ErrorView'
 import { isStaleChunkError, reloadTo } from './build-check'
-import { ErrorView } from './ErrorPage'
 
 /** Unhandled application errors are shown on the error page (spec §8); a stale build reloads once. */
 export function AppErrorBoundary({ children }: { children: ReactNode }) {

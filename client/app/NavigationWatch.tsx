@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { setUnauthenticatedHandler } from '../api/client'
-import { MANIFEST_KEY, reloadManifest } from '../auth/manifest'
+import { MANIFEST_KEY, reloadManifest } from '../api/manifest'
 import { isOutdated, reloadTo } from './build-check'
 
 /**

@@ -1,20 +1,21 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { ApiError } from '../api/client'
-import { useFailureText } from '../api/errors'
 import { Navigate, useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
-import { hasPermission, useLoadedManifest } from '../auth/manifest'
+import { publicPath } from '../../schemas/public-pages'
+import { ApiError } from '../api/client'
+import { useFailureText } from '../api/errors'
+import { hasPermission, useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ScreenPage } from '../renderer/ScreenPage'
-import { ErrorView, NotFoundPage } from './ErrorPage'
-import { PageLoading } from './PageLoading'
+import { ErrorView, NotFoundPage } from '../ui/ErrorView'
+import { PageLoading } from '../ui/loading'
+import { WIDGETS } from '../widgets'
 import { ROUTE_CHECKS, runRouteCheck, UnknownRouteCheckError } from './route-checks'
-import { publicPath } from '../../schemas/public-pages'
 
 /**
  * A protected route: permission first (→ /error?status=401), then the route's named check
- * (false → 404 page; unknown name → error page), then its screen.
+ * (false → 404 page; unknown name → error page), then its screen, drawn with the app's widgets.
  */
 export function RoutePage({ route }: { route: RouteDef }) {
   const manifest = useLoadedManifest()
@@ -53,5 +54,5 @@ export function RoutePage({ route }: { route: RouteDef }) {
     }
     if (!check.data) return <NotFoundPage path={location.pathname} />
   }
-  return <ScreenPage route={route} />
+  return <ScreenPage route={route} widgets={WIDGETS} />
 }

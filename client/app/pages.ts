@@ -1,6 +1,7 @@
 import type { RouteDef } from '../../schemas/manifest'
 import { publicPageAt, type PublicPageId } from '../../schemas/public-pages'
-import { lazyComponent, type LazyComponent } from './lazy-component'
+import type { LoginPageProps } from '../auth/LoginPage'
+import { lazyComponent } from '../ui/lazy-component'
 
 /**
  * The route-level chunks: each public page on its own, and the signed-in app (layout +
@@ -9,14 +10,14 @@ import { lazyComponent, type LazyComponent } from './lazy-component'
  */
 const signedIn = () => import('./signed-in')
 
-export const LoginPage = lazyComponent(() => import('../auth/LoginPage').then((m) => m.LoginPage))
+export const LoginPage = lazyComponent<LoginPageProps>(() => import('../auth/LoginPage').then((m) => m.LoginPage))
 export const RecoveryPage = lazyComponent(() => import('../auth/RecoveryPage').then((m) => m.RecoveryPage))
 export const ResetPasswordPage = lazyComponent(() => import('../auth/ResetPasswordPage').then((m) => m.ResetPasswordPage))
 export const DefaultLayout = lazyComponent(() => signedIn().then((m) => m.DefaultLayout))
 export const RoutePage = lazyComponent<{ route: RouteDef }>(() => signedIn().then((m) => m.RoutePage))
 
 /** The lazily loaded public pages, by their id in schemas/public-pages.ts (the error page is in the main chunk). */
-const PUBLIC_PAGES: Partial<Record<PublicPageId, LazyComponent<object>>> = {
+const PUBLIC_PAGES: Partial<Record<PublicPageId, { preload: () => Promise<unknown> }>> = {
   login: LoginPage,
   recovery: RecoveryPage,
   'reset-password': ResetPasswordPage,

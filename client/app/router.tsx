@@ -1,26 +1,36 @@
 import { Suspense, useMemo, type ComponentType } from 'react'
-import { matchRoutes, Navigate, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom'
+import { Navigate, Outlet, useLocation, useRoutes, useSearchParams, type RouteObject } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
 import { publicPath, type PublicPageId } from '../../schemas/public-pages'
-import { useLoadedManifest } from '../auth/manifest'
+import { toRouterPath, useLoadedManifest } from '../api/manifest'
 import { AuthLayout } from '../layouts/AuthLayout'
+import { ErrorView, NotFoundPage } from '../ui/ErrorView'
+import { PageLoading } from '../ui/loading'
 import { AppErrorBoundary } from './AppErrorBoundary'
-import { ErrorRoutePage, NotFoundPage } from './ErrorPage'
 import { NavigationWatch } from './NavigationWatch'
-import { PageLoading } from './PageLoading'
-import { DefaultLayout, LoginPage, RecoveryPage, ResetPasswordPage, RoutePage } from './pages'
+import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage } from './pages'
+
+/** What the sign-in page fetches ahead: the signed-in app, and the recovery page its link leads to. */
+const AFTER_SIGN_IN = { signedIn: preloadSignedIn, recovery: () => RecoveryPage.preload() }
+
+function SignInPage() {
+  return <LoginPage preload={AFTER_SIGN_IN} />
+}
+
+/** `/error?status=…&message=…`: the error page as a route. */
+function ErrorRoutePage() {
+  const [params] = useSearchParams()
+  const status = Number(params.get('status')) || 500
+  const message = params.get('message') ?? undefined
+  return <ErrorView status={status} message={message} />
+}
 
 /** Public pages are client code (schemas/public-pages.ts); every other route renders its screen from the BFF. */
 const PUBLIC_PAGES: Record<PublicPageId, ComponentType> = {
-  login: LoginPage,
+  login: SignInPage,
   recovery: RecoveryPage,
   'reset-password': ResetPasswordPage,
   error: ErrorRoutePage,
-}
-
-/** Manifest paths use `{param}`; the router uses `:param`. */
-export function toRouterPath(path: string): string {
-  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
 }
 
 /** Any route outside the public paths needs a session, else login with `redirect` (spec §5). */
@@ -85,14 +95,4 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
 export function AppRoutes({ routes }: { routes: RouteDef[] }) {
   const tree = useMemo(() => buildRoutes(routes), [routes])
   return useRoutes(tree)
-}
-
-/** The manifest route drawn at `pathname` (the breadcrumb's fallback title), if any. */
-export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
-  const matches = matchRoutes(
-    routes.map((r) => ({ path: toRouterPath(r.path), id: r.path })),
-    pathname,
-  )
-  const id = matches?.[matches.length - 1]?.route.id
-  return routes.find((r) => r.path === id)
 }

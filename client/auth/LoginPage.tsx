@@ -4,18 +4,22 @@ import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
-import { ApiError } from '../api/client'
+import { publicPath } from '../../schemas/public-pages'
 import { errorText } from '../api/errors'
-import { whenIdle } from '../app/lazy-component'
-import { preloadSignedIn, RecoveryPage } from '../app/pages'
+import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
-import { useLoadedManifest } from './manifest'
-import { PasswordInput } from './PasswordInput'
+import { FieldShell } from '../ui/FieldShell'
+import { whenIdle } from '../ui/lazy-component'
+import { PasswordInput } from '../ui/PasswordInput'
 import { safeRedirect } from './safe-redirect'
 import { signIn } from './session-actions'
-import { publicPath } from '../../schemas/public-pages'
 
-export function LoginPage() {
+export interface LoginPageProps {
+  /** Fetches ahead the code of the pages that may follow; the app's router knows them, this page does not. */
+  preload: { signedIn: () => Promise<unknown>; recovery: () => Promise<unknown> }
+}
+
+export function LoginPage({ preload }: LoginPageProps) {
   const { t } = useI18n()
   const manifest = useLoadedManifest()
   const client = useQueryClient()
@@ -30,7 +34,7 @@ export function LoginPage() {
   // The signed-in app's code downloads while the user types, so signing in waits for the server
   // only; the recovery page's too, so following "¿Has olvidado tu contraseña?" shows it at once
   // (while a page's chunk loads the previous page stays on screen, and typing there is lost).
-  useEffect(() => whenIdle(() => void Promise.all([preloadSignedIn(), RecoveryPage.preload()]).catch(() => undefined)), [])
+  useEffect(() => whenIdle(() => void Promise.all([preload.signedIn(), preload.recovery()]).catch(() => undefined)), [preload])
 
   // Spec §4: an authenticated user opening the login page goes to the root path.
   if (manifest.authenticated && !signedInHere.current) return <Navigate to="/" replace />
@@ -44,14 +48,14 @@ export function LoginPage() {
     setBusy(true)
     setError(null)
     // Already there unless the form was sent at once; then it downloads while the credentials are checked.
-    void preloadSignedIn().catch(() => undefined)
+    void preload.signedIn().catch(() => undefined)
     try {
       signedInHere.current = true
       await signIn(client, username.trim(), password)
       navigate(safeRedirect(params.get('redirect')), { replace: true })
     } catch (err) {
       signedInHere.current = false
-      setError(err instanceof ApiError && err.status === 0 ? errorText(err) : errorText(err))
+      setError(errorText(err))
       setBusy(false)
     }
   }
@@ -61,8 +65,7 @@ export function LoginPage() {
       <h1 id="login-title" className="auth-title">{t('auth.login.title')}</h1>
       <p className="auth-subtitle">{t('auth.login.subtitle')}</p>
       {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
-      <div className="field">
-        <label htmlFor="login-username">{t('auth.login.username')}</label>
+      <FieldShell id="login-username" label={t('auth.login.username')}>
         <InputText
           id="login-username"
           type="email"
@@ -72,9 +75,8 @@ export function LoginPage() {
           onChange={(e) => setUsername(e.target.value)}
           invalid={!!error && !username.trim()}
         />
-      </div>
-      <div className="field">
-        <label htmlFor="login-password">{t('auth.login.password')}</label>
+      </FieldShell>
+      <FieldShell id="login-password" label={t('auth.login.password')}>
         <PasswordInput
           id="login-password"
           autoComplete="current-password"
@@ -82,7 +84,7 @@ export function LoginPage() {
           onChange={(e) => setPassword(e.target.value)}
           invalid={!!error && !password}
         />
-      </div>
+      </FieldShell>
       <Button type="submit" label={t('auth.login.submit')} icon="pi pi-sign-in" loading={busy} className="auth-submit" />
       <Link to={publicPath('recovery')} className="auth-link">
         {t('auth.login.forgot')}

@@ -3,10 +3,11 @@ import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
+import { publicPath } from '../../schemas/public-pages'
 import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
-import { publicPath } from '../../schemas/public-pages'
+import { FieldShell } from '../ui/FieldShell'
 
 /** Password recovery: asks the upstream to mail a reset link (`api/auth/request-change-password`). */
 export function RecoveryPage() {
@@ -40,10 +41,9 @@ export function RecoveryPage() {
       <p className="auth-subtitle">{t('auth.recovery.subtitle')}</p>
       {sent && <Message severity="success" text={sent} className="auth-message" role="status" />}
       {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
-      <div className="field">
-        <label htmlFor="recovery-email">{t('auth.recovery.email')}</label>
+      <FieldShell id="recovery-email" label={t('auth.recovery.email')}>
         <InputText id="recovery-email" type="email" autoComplete="email" autoFocus value={email} onChange={(e) => setEmail(e.target.value)} />
-      </div>
+      </FieldShell>
       <Button type="submit" label={t('auth.recovery.submit')} icon="pi pi-envelope" loading={busy} disabled={!!sent} className="auth-submit" />
       <Link to={publicPath('login')} className="auth-link">
         {t('auth.recovery.back')}

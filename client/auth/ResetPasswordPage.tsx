@@ -3,11 +3,12 @@ import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
 import { useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
+import { publicPath } from '../../schemas/public-pages'
 import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
-import { PasswordInput } from './PasswordInput'
-import { publicPath } from '../../schemas/public-pages'
+import { FieldShell } from '../ui/FieldShell'
+import { PasswordInput } from '../ui/PasswordInput'
 
 /** Reset: email and token from the mailed link, then a new password (`api/auth/change-password`). */
 export function ResetPasswordPage() {
@@ -45,22 +46,18 @@ export function ResetPasswordPage() {
       <p className="auth-subtitle">{t('auth.reset.subtitle')}</p>
       {done && <Message severity="success" text={done} className="auth-message" role="status" />}
       {error && <Message severity="error" text={error} className="auth-message" role="alert" />}
-      <div className="field">
-        <label htmlFor="reset-email">{t('auth.reset.email')}</label>
+      <FieldShell id="reset-email" label={t('auth.reset.email')}>
         <InputText id="reset-email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="reset-token">{t('auth.reset.token')}</label>
+      </FieldShell>
+      <FieldShell id="reset-token" label={t('auth.reset.token')}>
         <InputText id="reset-token" autoComplete="one-time-code" value={token} onChange={(e) => setToken(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="reset-password">{t('auth.reset.password')}</label>
+      </FieldShell>
+      <FieldShell id="reset-password" label={t('auth.reset.password')}>
         <PasswordInput id="reset-password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor="reset-confirm">{t('auth.reset.confirm')}</label>
+      </FieldShell>
+      <FieldShell id="reset-confirm" label={t('auth.reset.confirm')}>
         <PasswordInput id="reset-confirm" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-      </div>
+      </FieldShell>
       {done ? (
         <Link to={publicPath('login')} className="p-button auth-submit auth-link-button">
           {t('error.login')}

@@ -18,7 +18,7 @@ export function safeRedirect(raw: string | null | undefined): string {
     if (decoded === value) break
     value = decoded
   }
-  // eslint-disable-next-line no-control-regex
+  // oxlint-disable-next-line no-control-regex -- control characters are what this check rejects
   if (!value.startsWith('/') || value.startsWith('//') || value.includes('\\') || /[\u0000-\u001f\u007f\s]/.test(value)) return '/'
   let url: URL
   try {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { SessionResponse } from '../../schemas/auth'
 import { api } from '../api/client'
-import { MANIFEST_KEY, fetchManifest, reloadManifest } from './manifest'
+import { MANIFEST_KEY, fetchManifest, reloadManifest } from '../api/manifest'
 
 export async function signIn(client: QueryClient, username: string, password: string): Promise<void> {
   await api.post<SessionResponse>('/bff/auth/login', { username, password })

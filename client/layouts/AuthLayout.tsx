@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom'
-import { useTheme } from '../app/theme'
-import { useLoadedManifest } from '../auth/manifest'
+import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
+import { useTheme } from '../ui/theme'
 import { LanguageSwitcher } from './LanguageSwitcher'
 
 /** Sign-in, recovery, reset and error pages: a centred card under the brand's logo. */

@@ -1,6 +1,6 @@
 import { Link, useLocation, useParams } from 'react-router-dom'
 import type { Manifest } from '../../schemas/manifest'
-import { routeAt } from '../app/router'
+import { routeAt } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
 import { menuTrail } from './menu-trail'
 

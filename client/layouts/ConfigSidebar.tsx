@@ -1,7 +1,7 @@
 import { RadioButton } from 'primereact/radiobutton'
 import { Sidebar as PrimeSidebar } from 'primereact/sidebar'
-import { useTheme, type ThemeMode } from '../app/theme'
 import { useI18n } from '../i18n/i18n'
+import { useTheme, type ThemeMode } from '../ui/theme'
 import { LanguageSwitcher } from './LanguageSwitcher'
 
 const MODES: ThemeMode[] = ['light', 'dark', 'system']

@@ -3,9 +3,11 @@ import { Dialog } from 'primereact/dialog'
 import { InputText } from 'primereact/inputtext'
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
+import { useLoadedManifest } from '../api/manifest'
+import { screenPath } from '../api/screen-path'
 import { useI18n } from '../i18n/i18n'
-import { useLoadedManifest } from '../auth/manifest'
-import { screenPath } from '../app/screen-path'
+import { describedBy } from '../ui/described-by'
+import { FieldShell } from '../ui/FieldShell'
 
 /** The dev-only "Contrato" entry: a modal, non-closable dialog asking for a contract code (spec §2). */
 export function ContractCodeDialog({ visible, onDone }: { visible: boolean; onDone: () => void }) {
@@ -43,13 +45,9 @@ export function ContractCodeDialog({ visible, onDone }: { visible: boolean; onDo
       onHide={onDone}
     >
       <form onSubmit={go} className="contract-code-form" noValidate>
-        <label htmlFor="contract-code">{t('contractDialog.label')}</label>
-        <InputText id="contract-code" value={code} autoFocus invalid={error} aria-describedby={error ? 'contract-code-error' : undefined} onChange={(e) => setCode(e.target.value)} />
-        {error && (
-          <small id="contract-code-error" className="p-error">
-            {t('contractDialog.required')}
-          </small>
-        )}
+        <FieldShell id="contract-code" label={t('contractDialog.label')} error={error ? t('contractDialog.required') : undefined}>
+          <InputText id="contract-code" value={code} autoFocus invalid={error} aria-describedby={describedBy('contract-code', null, error)} onChange={(e) => setCode(e.target.value)} />
+        </FieldShell>
         <div className="dialog-actions">
           <Button type="button" label={t('contractDialog.cancel')} text onClick={onDone} />
           <Button type="submit" label={t('contractDialog.go')} icon="pi pi-arrow-right" iconPos="right" />

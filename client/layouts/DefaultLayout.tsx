@@ -1,8 +1,8 @@
-import { ConfirmDialog } from 'primereact/confirmdialog'
-import { useEffect, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
-import { useLoadedManifest } from '../auth/manifest'
+import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
+import { ConfirmHost } from '../ui/confirm'
 import { Breadcrumb } from './Breadcrumb'
 import { ConfigSidebar } from './ConfigSidebar'
 import { ContractCodeDialog } from './ContractCodeDialog'
@@ -22,6 +22,8 @@ export function DefaultLayout() {
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [contractDialog, setContractDialog] = useState(false)
 
+  // A resize between the first render and the subscription fires no event: the subscription checks once.
+  const missedChange = useEffectEvent((matches: boolean) => matches !== narrow)
   useEffect(() => {
     const mq = window.matchMedia(NARROW)
     const onChange = () => {
@@ -29,10 +31,8 @@ export function DefaultLayout() {
       setMenuOpen(!mq.matches)
     }
     mq.addEventListener('change', onChange)
-    // A resize between the first render and this subscription fires no event: check once now.
-    if (mq.matches !== narrow) onChange()
+    if (missedChange(mq.matches)) onChange()
     return () => mq.removeEventListener('change', onChange)
-    // Subscribed once: `narrow` is read only for that catch-up check.
   }, [])
 
   // Focus the page heading area after navigation so keyboard and screen-reader users land on the content.
@@ -61,8 +61,7 @@ export function DefaultLayout() {
       </div>
       <ConfigSidebar visible={settingsOpen} onHide={() => setSettingsOpen(false)} />
       <ContractCodeDialog visible={contractDialog} onDone={() => setContractDialog(false)} />
-      {/* The one confirmation dialog the signed-in screens' actions open (confirmDialog()). */}
-      <ConfirmDialog style={{ width: '25vw' }} breakpoints={{ '960px': '60vw', '641px': '95vw' }} />
+      <ConfirmHost />
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import type { Manifest } from '../../schemas/manifest'
-import { useTheme } from '../app/theme'
 import { useI18n } from '../i18n/i18n'
+import { useTheme } from '../ui/theme'
 
 export function Footer({ manifest }: { manifest: Manifest }) {
   const { t } = useI18n()

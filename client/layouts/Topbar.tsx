@@ -4,12 +4,12 @@ import { Menu } from 'primereact/menu'
 import { useRef } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { Manifest } from '../../schemas/manifest'
-import { signOut } from '../auth/session-actions'
-import { useTheme } from '../app/theme'
-import { useI18n } from '../i18n/i18n'
-import { LanguageSwitcher } from './LanguageSwitcher'
 import { publicPath } from '../../schemas/public-pages'
-import { screenPath } from '../app/screen-path'
+import { screenPath } from '../api/screen-path'
+import { signOut } from '../auth/session-actions'
+import { useI18n } from '../i18n/i18n'
+import { useTheme } from '../ui/theme'
+import { LanguageSwitcher } from './LanguageSwitcher'
 
 interface TopbarProps {
   manifest: Manifest

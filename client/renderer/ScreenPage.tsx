@@ -5,41 +5,45 @@ import { useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
 import type { ScreenFile } from '../../schemas/screen'
 import { api, ApiError } from '../api/client'
-import { useLoadedManifest } from '../auth/manifest'
-import { ErrorView, NotFoundPage } from '../app/ErrorPage'
+import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
+import { ErrorView, NotFoundPage } from '../ui/ErrorView'
+import { ErrorState, LoadingBlock } from '../ui/states'
 import { RenderContext } from './context'
+import type { WidgetRegistry } from './node-renderer'
 import { preloadScreenCode } from './registry'
 import { ScreenRenderer } from './ScreenRenderer'
 
+const NO_WIDGETS: WidgetRegistry = {}
+
 /** A screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
-export function useScreen(id: string) {
+export function useScreen(id: string, widgets: WidgetRegistry = NO_WIDGETS) {
   return useQuery({
     queryKey: ['screen', id],
     queryFn: async () => {
       const screen = await api.get<ScreenFile>(`/bff/screens/${id}`)
       // A chunk that fails to load fails again on render, where the error boundary deals with it.
-      await preloadScreenCode(screen.root).catch(() => undefined)
+      await preloadScreenCode(screen.root, widgets).catch(() => undefined)
       return screen
     },
     staleTime: 5_000,
   })
 }
 
-/** The page of a protected route: its screen JSON from the BFF, drawn by the renderer. */
-export function ScreenPage({ route }: { route: RouteDef }) {
+/** The page of a protected route: its screen JSON from the BFF, drawn by the renderer with the widgets the app hands in. */
+export function ScreenPage({ route, widgets = NO_WIDGETS }: { route: RouteDef; widgets?: WidgetRegistry }) {
   const { t, l } = useI18n()
   const manifest = useLoadedManifest()
   const params = useParams()
   const location = useLocation()
-  const screen = useScreen(route.screen)
+  const screen = useScreen(route.screen, widgets)
 
   if (screen.isPending) {
     return (
-      <div aria-busy="true" aria-label={t('app.loading')}>
+      <LoadingBlock label={t('app.loading')}>
         <Skeleton width="16rem" height="2rem" className="mb-3" />
         <Skeleton height="20rem" />
-      </div>
+      </LoadingBlock>
     )
   }
   if (screen.isError) {
@@ -48,11 +52,9 @@ export function ScreenPage({ route }: { route: RouteDef }) {
     // The BFF leaves out this brand's and environment's hidden routes: a manifest read before a menu change still drew it.
     if (err instanceof ApiError && err.status === 404) return <NotFoundPage path={location.pathname} />
     return (
-      <div className="screen-error-box" role="alert">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{err instanceof ApiError && err.serverMessage ? err.serverMessage : t('screen.loadError')}</span>
-        <Button label={t('screen.retry')} size="small" text onClick={() => void screen.refetch()} />
-      </div>
+      <ErrorState action={<Button label={t('screen.retry')} size="small" text onClick={() => void screen.refetch()} />}>
+        {err instanceof ApiError && err.serverMessage ? err.serverMessage : t('screen.loadError')}
+      </ErrorState>
     )
   }
   const user = manifest.user ? { id: manifest.user.id, email: manifest.user.email, name: manifest.user.name, agentId: manifest.user.agent?.id ?? null } : undefined
@@ -61,7 +63,7 @@ export function ScreenPage({ route }: { route: RouteDef }) {
     <RenderContext value={{ screenId: screen.data.id, params, query, user }}>
       <div className="screen" data-screen={screen.data.id}>
         {screen.data.root.type !== 'page' && <h1 className="screen-title">{l(screen.data.title)}</h1>}
-        <ScreenRenderer node={screen.data.root} />
+        <ScreenRenderer node={screen.data.root} widgets={widgets} />
       </div>
     </RenderContext>
   )

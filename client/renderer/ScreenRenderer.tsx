@@ -1,17 +1,36 @@
 import { Skeleton } from 'primereact/skeleton'
-import { Suspense, type ComponentType } from 'react'
+import { Suspense, useMemo, type Key } from 'react'
 import type { ScreenNode } from '../../schemas/screen'
 import { useI18n, useMessages } from '../i18n/i18n'
+import { ErrorState, LoadingBlock } from '../ui/states'
 import { messages } from './messages'
+import { NodeRendererContext, type NodeRenderer, type WidgetRegistry } from './node-renderer'
 import { NODE_REGISTRY } from './registry'
 
+const NO_WIDGETS: WidgetRegistry = {}
+
+const renderNode = (node: ScreenNode, key?: Key) => <NodeView key={key} node={node} />
+
 /**
- * Draws one node by looking its `type` up in the registry; an unknown type shows an error box
+ * Draws a screen's node tree: puts the render function (and the widgets the app hands in) in
+ * context, then draws `node`; every node below draws its children through that function.
+ */
+export function ScreenRenderer({ node, widgets = NO_WIDGETS }: { node: ScreenNode; widgets?: WidgetRegistry }) {
+  const renderer = useMemo<NodeRenderer>(() => ({ renderNode, widgets }), [widgets])
+  return (
+    <NodeRendererContext value={renderer}>
+      <NodeView node={node} />
+    </NodeRendererContext>
+  )
+}
+
+/**
+ * One node, by looking its `type` up in the registry; an unknown type shows an error box
  * naming it. A node whose code is still loading (see registry.ts) shows a placeholder meanwhile.
  */
-export function ScreenRenderer({ node }: { node: ScreenNode }) {
+function NodeView({ node }: { node: ScreenNode }) {
   const type = (node as { type?: unknown }).type
-  const Component = typeof type === 'string' ? (NODE_REGISTRY[type] as ComponentType<{ node: ScreenNode }> | undefined) : undefined
+  const Component = typeof type === 'string' ? NODE_REGISTRY[type] : undefined
   if (!Component) return <UnknownNode type={String(type)} />
   return (
     <Suspense fallback={<NodeLoading />}>
@@ -23,31 +42,17 @@ export function ScreenRenderer({ node }: { node: ScreenNode }) {
 function NodeLoading() {
   const { t } = useI18n()
   return (
-    <div aria-busy="true" aria-label={t('app.loading')}>
+    <LoadingBlock label={t('app.loading')}>
       <Skeleton height="12rem" />
-    </div>
+    </LoadingBlock>
   )
 }
 
-export function UnknownNode({ type }: { type: string }) {
+function UnknownNode({ type }: { type: string }) {
   const t = useMessages(messages)
   return (
-    <div className="screen-error-box" role="alert">
-      <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-      <span>
-        {t('node.unknown')} <code>{type}</code>. {t('node.unknown.upgrade')}
-      </span>
-    </div>
-  )
-}
-
-/** Renders a list of nodes in order. */
-export function NodeList({ nodes }: { nodes: ScreenNode[] }) {
-  return (
-    <>
-      {nodes.map((n, i) => (
-        <ScreenRenderer key={`${n.type}-${(n as { id?: string }).id ?? i}`} node={n} />
-      ))}
-    </>
+    <ErrorState>
+      {t('node.unknown')} <code>{type}</code>. {t('node.unknown.upgrade')}
+    </ErrorState>
   )
 }

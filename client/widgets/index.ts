@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react'
-import { lazyComponent, type LazyComponent } from '../app/lazy-component'
+import { lazyComponent, type LazyComponent } from '../ui/lazy-component'
 
 /**
  * Hand-written widgets, for what screen data cannot describe. Each lives in its own folder

@@ -136,13 +136,22 @@ export class SqliteSessionStore implements SessionStore {
     const sets: string[] = []
     const key = sessionKey(id)
     const values: Record<string, unknown> = { key }
-    if (patch.token !== undefined) (sets.push('token = @token'), (values.token = sealToken(this.cipher, key, 'token', patch.token)))
+    if (patch.token !== undefined) {
+      sets.push('token = @token')
+      values.token = sealToken(this.cipher, key, 'token', patch.token)
+    }
     if (patch.refreshToken !== undefined) {
       sets.push('refresh_token = @refresh_token')
       values.refresh_token = patch.refreshToken === null ? null : sealToken(this.cipher, key, 'refreshToken', patch.refreshToken)
     }
-    if (patch.tokenExp !== undefined) (sets.push('token_exp = @token_exp'), (values.token_exp = patch.tokenExp))
-    if (patch.user !== undefined) (sets.push('user_json = @user_json'), (values.user_json = JSON.stringify(patch.user)))
+    if (patch.tokenExp !== undefined) {
+      sets.push('token_exp = @token_exp')
+      values.token_exp = patch.tokenExp
+    }
+    if (patch.user !== undefined) {
+      sets.push('user_json = @user_json')
+      values.user_json = JSON.stringify(patch.user)
+    }
     if (sets.length === 0) return
     this.db.prepare(`UPDATE sessions SET ${sets.join(', ')} WHERE key = @key`).run(values)
   }

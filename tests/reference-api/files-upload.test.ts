@@ -146,6 +146,7 @@ describe('names', () => {
     expect(names[4]!.length).toBeLessThanOrEqual(120)
     expect(names[4]!.endsWith('.txt')).toBe(true)
     expect(names[5]).toBe('carac.txt')
+    // oxlint-disable-next-line no-control-regex -- a NUL in a stored name is what this asserts against
     for (const n of names) expect(n).not.toMatch(/[/\\\u0000<>:|?*]/)
     // on disk: only <marca>/<id> under DATA_DIR/archivos, nothing elsewhere
     expect(stored().filter((p) => !before.includes(p))).toEqual(res.body!.map((a) => path.join(String(marcaId), String(a.Id))).sort())

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import path from 'node:path'
 
-// The quick guard of two rules of the house (ARCHITECTURE.md) until the dependency linter
-// lands: the reference API imports nothing of the BFF's (only `schemas/` and packages), and the
-// BFF reaches the reference API only in server/main.ts, to start it. Imports are read with a
-// regex (TypeScript 7's package exposes no synchronous parser): static, side-effect, re-export,
-// dynamic import() and require().
+// Two rules of the house (ARCHITECTURE.md), checked on resolved paths: the reference API imports
+// nothing of the BFF's (only `schemas/` and packages), and the BFF reaches the reference API only
+// in server/main.ts, to start it. `npm run lint` (.oxlintrc.json) bans the same imports as
+// written; this test also covers scripts/ and checks that main.ts does start it. Imports are
+// read with a regex (TypeScript 7's package exposes no synchronous parser): static,
+// side-effect, re-export, dynamic import() and require().
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const REFERENCE_API = path.join(ROOT, 'server/reference-api')

@@ -3,7 +3,7 @@ import { Dialog } from 'primereact/dialog'
 import type { ScreenNode } from '../../../schemas/screen'
 import { useMessages } from '../../i18n/i18n'
 import { RenderContext } from '../context'
-import { NodeList } from '../ScreenRenderer'
+import { NodeList } from '../node-renderer'
 import type { TemplateContext } from '../template'
 import { messages } from './messages'
 

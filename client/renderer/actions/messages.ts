@@ -1,11 +1,8 @@
 import { defineMessages } from '../../i18n/i18n'
 
-/** Texts of the actions' dialogs and confirmations. */
+/** Texts of the actions' dialogs and downloads (the confirmation's are ui/'s). */
 export const messages = defineMessages({
   es: {
-    'confirm.title': 'Confirmar',
-    'confirm.accept': 'Sí, continuar',
-    'confirm.reject': 'Cancelar',
     'dialog.close': 'Cerrar',
     'reveal.copy': 'Copiar',
     'reveal.copied': 'Copiada',
@@ -13,9 +10,6 @@ export const messages = defineMessages({
     'download.name': 'documento',
   },
   en: {
-    'confirm.title': 'Confirm',
-    'confirm.accept': 'Yes, continue',
-    'confirm.reject': 'Cancel',
     'dialog.close': 'Close',
     'reveal.copy': 'Copy',
     'reveal.copied': 'Copied',

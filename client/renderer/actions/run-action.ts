@@ -1,34 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { confirmDialog } from 'primereact/confirmdialog'
 import type { NavigateFunction } from 'react-router-dom'
 import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
 import { api, saveFile, send } from '../../api/client'
 import { reportError, withCallArea } from '../../api/errors'
+import { nodeKey } from '../../api/query-keys'
 import { notifySuccess } from '../../api/toast'
 import { localized, messageIn } from '../../i18n/i18n'
+import { confirm } from '../../ui/confirm'
 import { fill, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { messages } from './messages'
-
-/** Query-key prefix of a table or detail node, so an action can refresh it by id. */
-export const nodeKey = (id: string) => ['node', id] as const
-
-/** Asks for confirmation (PrimeReact ConfirmDialog mounted by the app); resolves true on accept. */
-export function confirm(message: string, header = messageIn(messages, 'confirm.title')): Promise<boolean> {
-  return new Promise((resolve) => {
-    confirmDialog({
-      message,
-      header,
-      icon: 'pi pi-exclamation-triangle',
-      acceptLabel: messageIn(messages, 'confirm.accept'),
-      rejectLabel: messageIn(messages, 'confirm.reject'),
-      defaultFocus: 'reject',
-      acceptClassName: 'p-button-danger',
-      accept: () => resolve(true),
-      reject: () => resolve(false),
-      onHide: () => resolve(false),
-    })
-  })
-}
 
 /** The request of a call spec, with its templates filled from the context. */
 export function resolveCall(call: CallSpec, ctx: TemplateContext) {

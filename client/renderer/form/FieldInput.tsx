@@ -5,11 +5,11 @@ import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import { InputTextarea } from 'primereact/inputtextarea'
 import { MultiSelect } from 'primereact/multiselect'
-import { PasswordInput } from '../../auth/PasswordInput'
 import { useRef, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../format'
+import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
+import { PasswordInput } from '../../ui/PasswordInput'
 import { useOptions } from '../options'
 import type { TemplateContext } from '../template'
 import { messages } from './messages'
@@ -23,17 +23,6 @@ export interface FieldInputProps {
   ctx: TemplateContext
   onChange: (value: unknown) => void
   onBlur: () => void
-}
-
-/** 'YYYY-MM-DD' ⇄ Date, in local time (dates have no time zone here). */
-export function toDate(value: unknown): Date | null {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value)) return null
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number)
-  return new Date(y!, m! - 1, d!)
-}
-export function fromDate(date: Date | null | undefined): string | null {
-  if (!date) return null
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
 }
 
 /** The PrimeReact input for a field type. */
@@ -123,8 +112,8 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
         <Calendar
           inputId={id}
           aria-describedby={describedBy}
-          value={toDate(value)}
-          onChange={(e) => onChange(fromDate(e.value as Date | null))}
+          value={fromIsoDay(value)}
+          onChange={(e) => onChange(e.value ? toIsoDay(e.value as Date) : null)}
           onBlur={onBlur}
           dateFormat={lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'}
           showIcon

@@ -1,9 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
-import type { Field } from '../../../schemas/screen'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
+import type { CallSpec, Field } from '../../../schemas/screen'
 import { api, ApiError, send } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import { describedBy as describe } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
 import { resolveCall } from '../actions/run-action'
 import { evalCondition, fill, getPath, type TemplateContext } from '../template'
 import { FieldInput } from './FieldInput'
@@ -41,10 +43,13 @@ export function FieldRow(props: FieldRowProps) {
     lastReported.current = serverMessage
     onServerResult(serverMessage)
   })
-  // The validator's normalised form replaces what was typed (upper case, no spaces).
+  // The validator's normalised form replaces what was typed (upper case, no spaces), once per verdict.
+  const normalize = useEffectEvent((normalized: string) => {
+    if (typeof value === 'string' && normalized !== value.trim()) onChange(normalized)
+  })
   useEffect(() => {
-    if (check.state === 'valid' && check.normalized && typeof value === 'string' && check.normalized !== value.trim()) onChange(check.normalized)
-  }, [check.state, check.normalized]) // eslint-disable-line react-hooks/exhaustive-deps
+    if (check.state === 'valid' && check.normalized) normalize(check.normalized)
+  }, [check.state, check.normalized])
 
   // Lookups and checks run on a value the validator accepted, in its normalised form.
   const ready =
@@ -56,28 +61,16 @@ export function FieldRow(props: FieldRowProps) {
   const warning = useCheck(field, ready ? String(value).trim() : null, ctx)
 
   const message = error ?? serverMessage ?? undefined
-  const notes = [
+  const describedBy = describe(
+    id,
+    field.help,
+    message,
     check.state === 'checking' || check.state === 'valid' || check.state === 'unavailable' ? `${id}-check` : null,
     lookup.text ? `${id}-lookup` : null,
     warning ? `${id}-warning` : null,
-  ]
-  const describedBy = [message ? `${id}-error` : null, field.help ? `${id}-help` : null, ...notes].filter(Boolean).join(' ') || undefined
-  const label = (
-    <label htmlFor={id} className="screen-form__label">
-      {l(field.label)}
-      {field.required && (
-        <span className="required-mark" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      )}
-    </label>
   )
-  return (
-    <div className={`screen-form__field ${field.wide ? 'screen-form__field--wide' : ''} ${field.type === 'checkbox' ? 'screen-form__field--check' : ''}`} data-field={field.name}>
-      {field.type !== 'checkbox' && label}
-      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} ctx={ctx} onChange={onChange} onBlur={onBlur} />
-      {field.type === 'checkbox' && label}
+  const notes = (
+    <>
       {check.state === 'checking' && (
         <small id={`${id}-check`} className="field-check field-check--busy">
           <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('check.busy')}
@@ -103,17 +96,22 @@ export function FieldRow(props: FieldRowProps) {
           <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {warning}
         </small>
       )}
-      {message && (
-        <small id={`${id}-error`} className="p-error field-error" role="alert">
-          {message}
-        </small>
-      )}
-      {field.help && (
-        <small id={`${id}-help`} className="field-help">
-          {l(field.help)}
-        </small>
-      )}
-    </div>
+    </>
+  )
+  return (
+    <FieldShell
+      id={id}
+      name={field.name}
+      label={l(field.label)}
+      required={field.required}
+      wide={field.wide}
+      check={field.type === 'checkbox'}
+      notes={notes}
+      error={message}
+      hint={field.help ? l(field.help) : undefined}
+    >
+      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} ctx={ctx} onChange={onChange} onBlur={onBlur} />
+    </FieldShell>
   )
 }
 
@@ -125,6 +123,11 @@ function useLookup(field: Field, value: string | null, area: string | undefined,
   const [state, setState] = useState<{ busy: boolean; found: { result: unknown } | null }>({ busy: false, found: null })
   const done = useRef<string | null>(null)
   const spec = field.lookup
+  // What the answer leads to reads the latest props; only the looked-up value starts a lookup.
+  const fillFrom = useEffectEvent((values: Record<string, unknown>) => onFill(values))
+  const reportFailure = useEffectEvent((err: unknown, errorArea: string | undefined, errorMessage: string | undefined) =>
+    reportError(errorArea ?? area, err, errorMessage, { area: lastArea, message: messageIn(messages, 'lookup.error') }),
+  )
   useEffect(() => {
     if (!spec || !value || done.current === value) {
       if (!value) setState({ busy: false, found: null })
@@ -141,7 +144,7 @@ function useLookup(field: Field, value: string | null, area: string | undefined,
           const v = getPath(result, path)
           if (v !== undefined && v !== null) values[target] = v
         }
-        onFill(values)
+        fillFrom(values)
         setState({ busy: false, found: { result } })
       })
       .catch((err) => {
@@ -149,10 +152,10 @@ function useLookup(field: Field, value: string | null, area: string | undefined,
         done.current = value
         setState({ busy: false, found: null })
         // Not found is the normal case of a new client; anything else is reported.
-        if (!(err instanceof ApiError && err.status === 404)) reportError(spec.errorArea ?? area, err, spec.errorMessage, { area: lastArea, message: messageIn(messages, 'lookup.error') })
+        if (!(err instanceof ApiError && err.status === 404)) reportFailure(err, spec.errorArea, spec.errorMessage)
       })
     return () => controller.abort()
-  }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [spec, value])
   // Spec §9: the client-lookup loading flag clears 1 500 ms after the answer.
   const busy = useDelayedFlag(state.busy, LOADING_CLEAR_DELAY.clientLookup)
   const found = state.found && spec ? fill(l(spec.found), { result: state.found.result }) : null
@@ -165,11 +168,13 @@ function useCheck(field: Field, value: string | null, ctx: TemplateContext): str
   // The answer that warns is kept, not its text: written at render time, in the language of the moment.
   const [warning, setWarning] = useState<{ result: unknown } | null>(null)
   const spec = field.check
+  // The request reads the form's latest values; only the checked value starts a check.
+  const requestFor = useEffectEvent((call: CallSpec, checked: string) => resolveCall(call, { ...ctx, values: { ...(ctx.values ?? {}), [field.name]: checked } }))
   useEffect(() => {
     setWarning(null)
     if (!spec || !value) return
     let cancelled = false
-    const req = resolveCall(spec.call, { ...ctx, values: { ...(ctx.values ?? {}), [field.name]: value } })
+    const req = requestFor(spec.call, value)
     send(req.method, req.endpoint, { params: req.params, body: req.body })
       .then((res) => res.json())
       .then((result) => {
@@ -181,6 +186,6 @@ function useCheck(field: Field, value: string | null, ctx: TemplateContext): str
     return () => {
       cancelled = true
     }
-  }, [spec, value]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [spec, value])
   return warning && spec ? fill(l(spec.message), { result: warning.result }) : null
 }

@@ -1,19 +1,20 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Message } from 'primereact/message'
-import { ProgressSpinner } from 'primereact/progressspinner'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, send } from '../../api/client'
 import { reportError, useFailureText } from '../../api/errors'
+import { nodeKey } from '../../api/query-keys'
 import { showToast } from '../../api/toast'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { applyAfter, nodeKey, resolveCall } from '../actions/run-action'
+import { formatDateTime } from '../../ui/format'
+import { LoadingSpinner } from '../../ui/loading'
+import { applyAfter, resolveCall } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
-import { formatDateTime } from '../format'
 import { messages as rendererMessages } from '../messages'
-import { NodeList } from '../ScreenRenderer'
+import { NodeList } from '../node-renderer'
 import { useScreenTitle } from '../screen-title'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { FieldRow } from './FieldRow'
@@ -84,11 +85,7 @@ export function FormView(props: FormViewProps) {
     meta: { errorArea: t('form.draft.area'), errorMessage: t('form.draft.loadFailed') },
   })
   if ((wanted && initial.isPending) || (draftKey !== null && draft.isPending)) {
-    return (
-      <div className="form-loading" role="status" aria-label={tf('form.loading')}>
-        <ProgressSpinner style={{ width: 32, height: 32 }} strokeWidth="4" />
-      </div>
-    )
+    return <LoadingSpinner className="form-loading" size={32} label={tf('form.loading')} />
   }
   if (wanted && initial.isError) return <Message severity="error" text={initialFailure} />
   const loaded = wanted ? (form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data) : undefined

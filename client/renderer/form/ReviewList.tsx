@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button'
 import type { Field, FormNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../format'
+import { formatValue } from '../../ui/format'
 import { useOptions } from '../options'
 import type { TemplateContext } from '../template'
 import { messages } from './messages'

@@ -1,6 +1,6 @@
 import type { Field } from '../../../schemas/screen'
 import { localized, messageIn } from '../../i18n/i18n'
-import { intlLocale } from '../format'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/

@@ -3,13 +3,14 @@ import { Skeleton } from 'primereact/skeleton'
 import type { DetailNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
+import { nodeKey } from '../../api/query-keys'
 import { useI18n, useMessages } from '../../i18n/i18n'
+import { ErrorState, LoadingBlock } from '../../ui/states'
 import { ActionBar } from '../actions/ActionButton'
-import { nodeKey } from '../actions/run-action'
 import { RenderContext, useRenderContext } from '../context'
-import { NodeList } from '../ScreenRenderer'
-import { CellValue } from '../table/CellValue'
 import { messages } from '../messages'
+import { NodeList } from '../node-renderer'
+import { CellValue } from '../table/CellValue'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
@@ -33,20 +34,15 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
   if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
   if (query.isPending) {
     return (
-      <div className="card" aria-busy="true">
+      <LoadingBlock className="card">
         <Skeleton width="40%" className="mb-2" />
         <Skeleton width="70%" className="mb-2" />
         <Skeleton width="55%" />
-      </div>
+      </LoadingBlock>
     )
   }
   if (query.isError) {
-    return (
-      <div className="screen-error-box" role="alert">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{failure}</span>
-      </div>
-    )
+    return <ErrorState>{failure}</ErrorState>
   }
   return <DetailBody node={node} data={node.source.path ? getPath(query.data, node.source.path) : query.data} ownerId={key} />
 }

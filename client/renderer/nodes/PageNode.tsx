@@ -1,7 +1,7 @@
 import type { PageNode } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { ActionBar } from '../actions/ActionButton'
-import { NodeList } from '../ScreenRenderer'
+import { NodeList } from '../node-renderer'
 import { useScreenTitle } from '../screen-title'
 
 export function PageNodeView({ node }: { node: PageNode }) {

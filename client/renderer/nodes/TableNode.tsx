@@ -11,14 +11,14 @@ import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { usePreference } from '../../api/preferences'
+import { nodeKey } from '../../api/query-keys'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useI18n, useMessages } from '../../i18n/i18n'
+import { intlLocale, isNumericFormat } from '../../ui/format'
 import { ActionButton } from '../actions/ActionButton'
-import { nodeKey } from '../actions/run-action'
 import { useRenderContext } from '../context'
-import { useScreenTitle } from '../screen-title'
-import { intlLocale, isNumericFormat } from '../format'
 import { messages as rendererMessages } from '../messages'
+import { useScreenTitle } from '../screen-title'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
@@ -77,7 +77,8 @@ export function TableNodeView({ node }: { node: TableNode }) {
     meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: tr('data.loadError') },
   })
   // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
-  const data = fromData ? { rows: lookup(ctx, dataPath(fromData)) } : query.data
+  const dataRows = fromData ? lookup(ctx, dataPath(fromData)) : undefined
+  const data = useMemo(() => (fromData ? { rows: dataRows } : query.data), [fromData, dataRows, query.data])
   const loading = useDelayedFlag(!fromData && query.isFetching)
 
   const { rows, total } = useMemo(() => {

@@ -2,7 +2,7 @@ import { TabPanel, TabView } from 'primereact/tabview'
 import { useSearchParams } from 'react-router-dom'
 import type { TabsNode } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
-import { NodeList } from '../ScreenRenderer'
+import { NodeList } from '../node-renderer'
 
 /** Tabs; the open tab is kept in the URL (`tab=<key>`) so reload and back restore it. Only the open tab is drawn. */
 export function TabsNodeView({ node }: { node: TabsNode }) {

@@ -1,21 +1,19 @@
 import { Suspense } from 'react'
 import type { WidgetNode } from '../../../schemas/screen'
 import { useMessages } from '../../i18n/i18n'
-import { WIDGETS } from '../../widgets'
+import { ErrorState } from '../../ui/states'
 import { messages } from '../messages'
+import { useNodeRenderer } from '../node-renderer'
 
-/** A hand-written component (dashboard, calculators, tools) by name; code-split per widget. */
+/** A hand-written component (dashboard, calculators, tools) by name, from the widgets the app hands in; code-split per widget. */
 export function WidgetNodeView({ node }: { node: WidgetNode }) {
   const t = useMessages(messages)
-  const Widget = WIDGETS[node.name]
+  const Widget = useNodeRenderer().widgets[node.name]
   if (!Widget) {
     return (
-      <div className="screen-error-box" role="alert">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>
-          {t('widget.unknown')} <code>{node.name}</code>.
-        </span>
-      </div>
+      <ErrorState>
+        {t('widget.unknown')} <code>{node.name}</code>.
+      </ErrorState>
     )
   }
   return (

@@ -2,7 +2,7 @@ import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import type { Column } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
-import { formatValue } from '../format'
+import { formatValue } from '../../ui/format'
 import { fill, getPath } from '../template'
 
 /** Text that stays readable on a coloured badge. */

@@ -4,11 +4,10 @@ import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
-import { useEffect, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import type { Column } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../format'
-import { fromDate, toDate } from '../form/FieldInput'
+import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { useOptions } from '../options'
 import { messages } from './messages'
 
@@ -60,11 +59,14 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
   const { options } = useOptions(filter.options)
   const [text, setText] = useState(value)
   useEffect(() => setText(value), [value])
+  // Typing (not a new value from outside, nor a new onChange) starts the pause; it ends with the latest of both.
+  const settle = useEffectEvent((typed: string) => {
+    if (filter.type === 'text' && typed !== value) onChange(typed.trim())
+  })
   useEffect(() => {
-    if (filter.type !== 'text' || text === value) return
-    const timer = setTimeout(() => onChange(text.trim()), 400)
+    const timer = setTimeout(() => settle(text), 400)
     return () => clearTimeout(timer)
-  }, [text]) // eslint-disable-line react-hooks/exhaustive-deps
+  }, [text])
 
   let input
   switch (filter.type) {
@@ -111,14 +113,14 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
           inputId={id}
           selectionMode="range"
           readOnlyInput
-          value={[toDate(from), toDate(to)]}
+          value={[fromIsoDay(from), fromIsoDay(to)]}
           dateFormat={lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'}
           showButtonBar
           placeholder={t('filter.dateRange')}
           onChange={(e) => {
             const range = (e.value as (Date | null)[] | null) ?? []
-            const a = fromDate(range[0] ?? null)
-            const b = fromDate(range[1] ?? null)
+            const a = range[0] ? toIsoDay(range[0]) : null
+            const b = range[1] ? toIsoDay(range[1]) : null
             onChange(a || b ? `${a ?? ''}|${b ?? ''}` : '')
           }}
         />

@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button'
 import { useMemo, useState } from 'react'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 import { prettyBody, statusKind, statusText, tokenizeJson } from './request'
 

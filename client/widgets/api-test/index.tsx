@@ -7,7 +7,9 @@ import { Link } from 'react-router-dom'
 import { ApiError, send } from '../../api/client'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
+import { describedBy } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 import { ResponseView, type CallResult } from './ResponseView'
 import {
@@ -192,14 +194,19 @@ export default function ApiTestConsole() {
         <h2 id="apitest-key-title" className="screen-form__title">
           {t('step.key')}
         </h2>
-        <div className="screen-form__field">
-          <label htmlFor="apitest-key" className="screen-form__label">
-            {t('key.label')}
-            <span className="required-mark" aria-hidden="true">
-              {' '}
-              *
-            </span>
-          </label>
+        <FieldShell
+          id="apitest-key"
+          label={t('key.label')}
+          required
+          error={keyError}
+          hint={
+            <>
+              {t('key.help.before')}
+              <Link to="/apikeys">{t('key.help.link')}</Link>
+              {t('key.help.after')}
+            </>
+          }
+        >
           <div className="apitest__key-row">
             <span className="apitest__key-field">
               <InputText
@@ -214,7 +221,7 @@ export default function ApiTestConsole() {
                 spellCheck={false}
                 autoCapitalize="off"
                 placeholder="pk_0123456789abcdef.…"
-                aria-describedby={`${keyError ? 'apitest-key-error ' : ''}apitest-key-help`}
+                aria-describedby={describedBy('apitest-key', true, keyError)}
                 aria-required
                 aria-invalid={keyError ? true : undefined}
                 invalid={!!keyError}
@@ -232,17 +239,7 @@ export default function ApiTestConsole() {
             <Button type="submit" label={catalog ? t('key.reload') : t('key.connect')} icon="pi pi-link" loading={connecting} />
             {catalog && <Button type="button" label={t('key.forget')} icon="pi pi-times" text onClick={forget} />}
           </div>
-          {keyError && (
-            <small id="apitest-key-error" className="p-error field-error" role="alert">
-              {keyError}
-            </small>
-          )}
-          <small id="apitest-key-help" className="field-help">
-            {t('key.help.before')}
-            <Link to="/apikeys">{t('key.help.link')}</Link>
-            {t('key.help.after')}
-          </small>
-        </div>
+        </FieldShell>
         {connectFailure && (
           <Message
             className="apitest__connect-error"
@@ -265,10 +262,7 @@ export default function ApiTestConsole() {
           <h2 id="apitest-call-title" className="screen-form__title">
             {t('step.call')}
           </h2>
-          <div className="screen-form__field">
-            <label htmlFor="apitest-entry" className="screen-form__label">
-              {t('call.label')}
-            </label>
+          <FieldShell id="apitest-entry" label={t('call.label')} hint={entry ? entry.Descripcion : t('call.help')}>
             <Dropdown
               inputId="apitest-entry"
               value={entryId}
@@ -289,10 +283,7 @@ export default function ApiTestConsole() {
                 </span>
               )}
             />
-            <small id="apitest-entry-help" className="field-help">
-              {entry ? entry.Descripcion : t('call.help')}
-            </small>
-          </div>
+          </FieldShell>
           {entry && (
             <>
               <p className="apitest__permission">
@@ -417,21 +408,25 @@ function ParamInput({ param, value, error, onChange }: { param: CatalogParam; va
   const where = param.En === 'path' ? t('param.in.path') : t('param.in.query')
   const type = param.Tipo === 'integer' ? t('param.type.integer') : param.Tipo === 'date' ? t('param.type.date') : t('param.type.string')
   return (
-    <div className="screen-form__field">
-      <label htmlFor={id} className="screen-form__label">
-        <code>{param.Nombre}</code>
-        {param.Requerido && (
-          <span className="required-mark" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
+    <FieldShell
+      id={id}
+      label={<code>{param.Nombre}</code>}
+      required={param.Requerido}
+      error={error}
+      hint={
+        <>
+          {param.Descripcion}
+          {param.Ejemplo !== undefined && param.Ejemplo !== null && param.Ejemplo !== '' ? ` ${t('param.example', { value: String(param.Ejemplo) })}` : ''}
+        </>
+      }
+      labelNote={
         <span className="apitest__param-meta">
           {' '}
           ({where}, {type}
           {param.Requerido ? `, ${t('param.isRequired')}` : ''})
         </span>
-      </label>
+      }
+    >
       <InputText
         id={id}
         value={value}
@@ -441,19 +436,10 @@ function ParamInput({ param, value, error, onChange }: { param: CatalogParam; va
         placeholder={param.Ejemplo !== undefined && param.Ejemplo !== null ? String(param.Ejemplo) : undefined}
         aria-required={param.Requerido || undefined}
         aria-invalid={error ? true : undefined}
-        aria-describedby={`${error ? `${id}-error ` : ''}${id}-help`}
+        aria-describedby={describedBy(id, true, error)}
         invalid={!!error}
         autoComplete="off"
       />
-      {error && (
-        <small id={`${id}-error`} className="p-error field-error" role="alert">
-          {error}
-        </small>
-      )}
-      <small id={`${id}-help`} className="field-help">
-        {param.Descripcion}
-        {param.Ejemplo !== undefined && param.Ejemplo !== null && param.Ejemplo !== '' ? ` ${t('param.example', { value: String(param.Ejemplo) })}` : ''}
-      </small>
-    </div>
+    </FieldShell>
   )
 }

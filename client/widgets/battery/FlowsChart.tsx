@@ -1,8 +1,9 @@
 import { Bar } from 'react-chartjs-2'
-import { useTheme } from '../../app/theme'
+import { useTheme } from '../../ui/theme'
 import { useMessages } from '../../i18n/i18n'
 import { ChartFrame } from '../shared/ChartFrame'
-import { baseOptions, formatNumber, seriesColors } from '../shared/charts'
+import { baseOptions, seriesColors } from '../shared/charts'
+import { formatNumber } from '../../ui/format'
 import { messages } from './messages'
 import { balanceWithout, type BatteryResult, type CalculationBody } from './model'
 

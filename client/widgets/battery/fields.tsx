@@ -2,8 +2,9 @@ import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import type { ReactNode } from 'react'
 import { useI18n } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
-import { describedBy, FieldShell } from '../shared/FieldShell'
+import { intlLocale } from '../../ui/format'
+import { describedBy } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
 
 export function NumberField(props: {
   id: string

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useMessages } from '../../i18n/i18n'
-import { describedBy, FieldShell } from '../shared/FieldShell'
+import { describedBy } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
 import { NumberField } from './fields'
 import { FlowsChart } from './FlowsChart'
 import { DocumentsPanel } from './DocumentsPanel'
@@ -198,17 +199,15 @@ export default function BatteryCalculator() {
               hint={t('field.surplusPrice.hint')}
             />
           </div>
-          <div className="screen-form__field screen-form__field--check battery__taxes">
+          <FieldShell id="bat-PreciosConImpuestos" label={t('field.taxes')} check className="battery__taxes">
             <Checkbox
               inputId="bat-PreciosConImpuestos"
               checked={inputs.PreciosConImpuestos}
               onChange={(e) => setTaxes(e.checked === true)}
               aria-describedby={describedBy('bat-PreciosConImpuestos', true, null)}
             />
-            <label htmlFor="bat-PreciosConImpuestos" className="screen-form__label">
-              {t('field.taxes')}
-            </label>
-          </div>
+          </FieldShell>
+          {/* Under the row, not in it: a checkbox's row keeps box and label on one line. */}
           <small id="bat-PreciosConImpuestos-help" className="field-help">
             {t('field.taxes.hint')}
           </small>

@@ -1,6 +1,5 @@
 import { getLanguage, messageIn } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
-import { intlLocale } from '../shared/locale'
+import { formatKwh as kwh, formatMoney, formatNumber, formatValue } from '../../ui/format'
 import { messages } from './messages'
 
 /**
@@ -190,27 +189,25 @@ export function simulate(input: { C: number; G: number; S0: number; B: number; e
 /** Percentages of the API (`…Pct`) are on a 0–100 scale; shown without decimals, as domain.md does ("32 % → 57 %"; "32% → 57%" in English). */
 export function formatPct(value: number | null | undefined): string {
   if (!isNum(value)) return '—'
-  return `${new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 0 }).format(value)}${getLanguage() === 'en' ? '%' : ' %'}`
+  return `${formatNumber(value, 0)}${getLanguage() === 'en' ? '%' : ' %'}`
 }
 
 export function formatBeforeAfter(before: number | null | undefined, after: number | null | undefined): string {
   return `${formatPct(before)} → ${formatPct(after)}`
 }
 
-export const formatKwh = (v: number | null | undefined) => (isNum(v) ? formatValue(Math.round(v), 'energy') : '—')
+export const formatKwh = (v: number | null | undefined) => (isNum(v) ? kwh(Math.round(v)) : '—')
 /** A battery's usable capacity keeps its decimals (7,68 kWh). */
-export const formatCapacity = (v: number | null | undefined) =>
-  isNum(v) ? `${new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 2 }).format(v)} kWh` : '—'
-export const formatEur = (v: number | null | undefined) => (isNum(v) ? formatValue(v, 'money') : '—')
+export const formatCapacity = (v: number | null | undefined) => (isNum(v) ? kwh(v, 2) : '—')
+export const formatEur = (v: number | null | undefined) => (isNum(v) ? formatMoney(v) : '—')
 /** A whole-euro amount (prices of the catalogue, yearly savings). */
-export const formatEurRounded = (v: number | null | undefined) =>
-  isNum(v) ? new Intl.NumberFormat(intlLocale(), { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(Math.round(v)) : '—'
+export const formatEurRounded = (v: number | null | undefined) => (isNum(v) ? formatMoney(v, 0) : '—')
 
 /** Payback in years; none when the battery never pays itself back (no saving). */
 export function formatPayback(years: number | null | undefined, saving?: number): string {
   if (!isNum(years) || years <= 0 || (saving !== undefined && saving <= 0)) return messageIn(messages, 'payback.none')
   const rounded = years < 10 ? Math.round(years * 10) / 10 : Math.round(years)
-  return messageIn(messages, rounded === 1 ? 'payback.one' : 'payback.many', { n: new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: 1 }).format(rounded) })
+  return messageIn(messages, rounded === 1 ? 'payback.one' : 'payback.many', { n: formatNumber(rounded, 1) })
 }
 
 /** Efficiency of the catalogue: a ratio (0.9 → "90 %"). */
@@ -239,7 +236,7 @@ export function periodLabel(p: SavingsPeriod): string {
 
 /** Prices of a period, in €/kWh with 4 decimals (as the API gives averages). */
 export function formatPrice(v: number | null | undefined): string {
-  return isNum(v) ? `${new Intl.NumberFormat(intlLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 4 }).format(v)} €/kWh` : '—'
+  return isNum(v) ? `${formatNumber(v, 4, 2)} €/kWh` : '—'
 }
 
 /** A client e-mail, optional; null when valid or empty. */

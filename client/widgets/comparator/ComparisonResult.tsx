@@ -2,11 +2,11 @@ import { Button } from 'primereact/button'
 import { useMemo, type Ref } from 'react'
 import { Bar } from 'react-chartjs-2'
 import { Link } from 'react-router-dom'
-import { useTheme } from '../../app/theme'
+import { useTheme } from '../../ui/theme'
 import { getLanguage, useI18n, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
+import { formatValue, formatNumber } from '../../ui/format'
 import { ChartFrame } from '../shared/ChartFrame'
-import { baseOptions, formatNumber, seriesColors } from '../shared/charts'
+import { baseOptions, seriesColors } from '../shared/charts'
 import { costParts, type ComparativaResult, type FormValues, type Importe, type Tarifa } from './comparator-logic'
 import { messages } from './messages'
 
@@ -55,7 +55,7 @@ export function ComparisonResult({
         { label: t('others'), data: parts.map((p) => p.otros), backgroundColor: colors[3], stack: 'coste' },
       ],
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- built from `result` alone (`columns` and `t` are new each render); chart colours are read from the theme's CSS variables and texts in the interface's language, which `dark` and `lang` stand for
   }, [result, dark, lang])
   const options = useMemo(() => {
     const base = baseOptions()
@@ -76,7 +76,7 @@ export function ComparisonResult({
         y: { ...base.scales.y, stacked: true, title: { display: true, text: t('axis.perYear'), color: base.scales.y.ticks.color }, ticks: { ...base.scales.y.ticks, callback: (v: string | number) => `${formatNumber(Number(v), 0)} €` } },
       },
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- built from `result` alone (`columns` and `t` are new each render); chart colours are read from the theme's CSS variables and texts in the interface's language, which `dark` and `lang` stand for
   }, [result, dark, lang])
 
   const summary = t('summary', {

@@ -8,8 +8,10 @@ import { useSearchParams } from 'react-router-dom'
 import { api } from '../../api/client'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
-import { nodeKey } from '../../renderer/actions/run-action'
-import { intlLocale } from '../shared/locale'
+import { nodeKey } from '../../api/query-keys'
+import { describedBy } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
+import { intlLocale } from '../../ui/format'
 import { ComparisonResult } from './ComparisonResult'
 import {
   area,
@@ -137,12 +139,7 @@ export default function ComparatorWidget() {
 
   const fieldId = (name: string) => `${id}-${name.replace('.', '-')}`
   const worded = validate(checked.values, checked.tarifa)
-  const errorOf = (name: string) =>
-    errors[name] ? (
-      <small id={`${fieldId(name)}-err`} className="field-error p-error">
-        {worded[name] ?? errors[name]}
-      </small>
-    ) : null
+  const errorOf = (name: string) => (errors[name] ? (worded[name] ?? errors[name]) : undefined)
 
   return (
     <div className="comparator">
@@ -152,22 +149,13 @@ export default function ComparatorWidget() {
           <Button type="button" size="small" text icon="pi pi-bolt" label={t('example')} onClick={() => change(exampleValues(tarifa))} />
         </div>
         <div className="comparator-form__top">
-          <div className="screen-form__field">
-            <label className="screen-form__label" htmlFor={fieldId('Nombre')}>
-              {t('name')}
-            </label>
+          <FieldShell id={fieldId('Nombre')} label={t('name')}>
             <InputText id={fieldId('Nombre')} value={values.Nombre} maxLength={120} onChange={(e) => change({ Nombre: e.target.value })} placeholder={t('optional')} />
-          </div>
-          <div className="screen-form__field">
-            <label className="screen-form__label" htmlFor={fieldId('Cliente')}>
-              {t('client')}
-            </label>
+          </FieldShell>
+          <FieldShell id={fieldId('Cliente')} label={t('client')}>
             <InputText id={fieldId('Cliente')} value={values.Cliente} maxLength={150} onChange={(e) => change({ Cliente: e.target.value })} placeholder={t('optional')} />
-          </div>
-          <div className="screen-form__field">
-            <label className="screen-form__label" htmlFor={fieldId('TarifaId')}>
-              {t('tariff')} <span className="required-mark" aria-hidden="true">*</span>
-            </label>
+          </FieldShell>
+          <FieldShell id={fieldId('TarifaId')} label={t('tariff')} required error={errorOf('TarifaId')}>
             <Dropdown
               inputId={fieldId('TarifaId')}
               value={values.TarifaId}
@@ -178,11 +166,10 @@ export default function ComparatorWidget() {
               loading={tarifas.isPending}
               placeholder={t('select')}
               aria-required
-              aria-describedby={errors.TarifaId ? `${fieldId('TarifaId')}-err` : undefined}
+              aria-describedby={describedBy(fieldId('TarifaId'), null, errors.TarifaId)}
               invalid={!!errors.TarifaId}
             />
-            {errorOf('TarifaId')}
-          </div>
+          </FieldShell>
         </div>
         {ROWS.map((row) => {
           const periods = row.kind === 'energia' ? energia : potencia
@@ -201,10 +188,7 @@ export default function ComparatorWidget() {
                 {periods.map((p) => {
                   const name = `${row.field}.${p}`
                   return (
-                    <div key={p} className="screen-form__field comparator-periods__field">
-                      <label htmlFor={fieldId(name)} className="comparator-periods__label">
-                        {p}
-                      </label>
+                    <FieldShell key={p} id={fieldId(name)} label={p} className="comparator-periods__field" error={errorOf(name)}>
                       <InputNumber
                         inputId={fieldId(name)}
                         value={(values[row.field] as PorPeriodo)[p]}
@@ -215,12 +199,11 @@ export default function ComparatorWidget() {
                         maxFractionDigits={row.digits}
                         aria-required
                         aria-invalid={!!errors[name] || undefined}
-                        aria-describedby={errors[name] ? `${fieldId(name)}-err` : undefined}
+                        aria-describedby={describedBy(fieldId(name), null, errors[name])}
                         invalid={!!errors[name]}
                         suffix={row.unit === 'kWh' ? ' kWh' : undefined}
                       />
-                      {errorOf(name)}
-                    </div>
+                    </FieldShell>
                   )
                 })}
               </div>

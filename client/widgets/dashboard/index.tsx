@@ -11,8 +11,9 @@ import { api } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { PREFERENCES_KEY, usePreference, type Preference } from '../../api/preferences'
 import { notifySuccess } from '../../api/toast'
-import { useLoadedManifest } from '../../auth/manifest'
-import { confirm } from '../../renderer/actions/run-action'
+import { useLoadedManifest } from '../../api/manifest'
+import { confirm } from '../../ui/confirm'
+import { EmptyState } from '../../ui/states'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { allowedWidgets, DEFAULT_LAYOUTS, defaultState, keepAllowed, limitsOf, widgetDef, widgetTitle, type WidgetDef, type WidgetId } from './catalog'
 import {
@@ -75,7 +76,9 @@ interface DashboardState {
 export default function Dashboard() {
   const manifest = useLoadedManifest()
   const permissions = manifest.user?.permissions ?? []
-  const allowed = useMemo(() => allowedWidgets(permissions), [permissions.join(',')])
+  // The permissions as one string: a manifest re-read with the same permissions keeps the same widgets.
+  const permissionList = permissions.join(',')
+  const allowed = useMemo(() => allowedWidgets(permissionList ? permissionList.split(',') : []), [permissionList])
   const pref = usePreference<unknown>(PREFERENCE_KEY)
 
   // Init step: nothing is painted until the preference query has settled (no jump from default to saved).
@@ -244,6 +247,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
   }, [allowed, client, readStored, userId])
 
   // After adding a widget, the keyboard focus goes to its card.
+  // oxlint-disable-next-line react-hooks/exhaustive-deps -- runs after every render until the new card is in the page (the grid may mount it a render later); it clears `focusCard` once done
   useEffect(() => {
     if (!focusCard) return
     const el = document.querySelector<HTMLElement>(`[data-widget="${focusCard}"]`)
@@ -272,7 +276,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
           </section>
         )
       }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- `moveTick` redraws the cards after a keyboard move; titles follow `lang`
     [state.widgets, current, bp, canSeeRenewals, removeWidget, arrange, moveTick, lang],
   )
 
@@ -303,7 +307,7 @@ function DashboardGrid({ initial, allowed, userId, canSeeRenewals }: { initial: 
         <span className="dash-toolbar__hint">{t('hint')}</span>
       </div>
       <div ref={containerRef} className={`dash-grid${interacting ? ' dash-grid--interacting' : ''}`} data-breakpoint={bp}>
-        {mounted && state.widgets.length === 0 && <p className="dash-empty">{t('empty')}</p>}
+        {mounted && state.widgets.length === 0 && <EmptyState className="dash-empty">{t('empty')}</EmptyState>}
         {mounted && (
           // One grid per breakpoint (keyed), fed the layout resolved above for the width we measured.
           // react-grid-layout's Responsive keeps a breakpoint of its own, updated an effect later than

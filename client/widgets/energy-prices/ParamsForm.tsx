@@ -4,8 +4,8 @@ import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { useId, useState, type FormEvent } from 'react'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { formatDate } from '../../renderer/format'
-import { intlLocale } from '../shared/locale'
+import { FieldShell } from '../../ui/FieldShell'
+import { formatDate, fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { messages } from './messages'
 import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type Modalidad, type PriceParams } from './prices-logic'
 
@@ -17,12 +17,8 @@ export interface Tarifa {
   PeriodosPotencia: number
 }
 
-const toDate = (day: string) => {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number]
-  return new Date(y, m - 1, d)
-}
-const fromDate = (date: Date | null | undefined) =>
-  date ? `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}` : ''
+/** A day of the series as the calendars want it ('' for none). */
+const day = (date: Date | null | undefined) => (date ? toIsoDay(date) : '')
 
 /** Quick ranges, in order (labels: `params.quick.<key>` of ./messages.ts). */
 const QUICK: Parameters<typeof quickRange>[0][] = ['dia', '7d', '30d', '12m', 'anio']
@@ -60,42 +56,33 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
   return (
     <form className="card prices-params" onSubmit={submit} aria-label={t('params.label')}>
       <div className="prices-params__fields">
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-desde`}>
-            {t('params.from')}
-          </label>
+        <FieldShell id={`${id}-desde`} label={t('params.from')}>
           <Calendar
             inputId={`${id}-desde`}
-            value={draft.desde ? toDate(draft.desde) : null}
-            onChange={(e) => set({ desde: fromDate(e.value as Date | null) })}
-            minDate={toDate(SERIES_START)}
-            maxDate={toDate(lastDay)}
+            value={fromIsoDay(draft.desde)}
+            onChange={(e) => set({ desde: day(e.value as Date | null) })}
+            minDate={fromIsoDay(SERIES_START) ?? undefined}
+            maxDate={fromIsoDay(lastDay) ?? undefined}
             dateFormat={dateFormat}
             showIcon
             aria-describedby={error ? errId : undefined}
             invalid={!!error}
           />
-        </div>
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-hasta`}>
-            {t('params.to')}
-          </label>
+        </FieldShell>
+        <FieldShell id={`${id}-hasta`} label={t('params.to')}>
           <Calendar
             inputId={`${id}-hasta`}
-            value={draft.hasta ? toDate(draft.hasta) : null}
-            onChange={(e) => set({ hasta: fromDate(e.value as Date | null) })}
-            minDate={toDate(SERIES_START)}
-            maxDate={toDate(lastDay)}
+            value={fromIsoDay(draft.hasta)}
+            onChange={(e) => set({ hasta: day(e.value as Date | null) })}
+            minDate={fromIsoDay(SERIES_START) ?? undefined}
+            maxDate={fromIsoDay(lastDay) ?? undefined}
             dateFormat={dateFormat}
             showIcon
             aria-describedby={error ? errId : undefined}
             invalid={!!error}
           />
-        </div>
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-tarifa`}>
-            {t('params.tariff')}
-          </label>
+        </FieldShell>
+        <FieldShell id={`${id}-tarifa`} label={t('params.tariff')}>
           <Dropdown
             inputId={`${id}-tarifa`}
             value={draft.tarifa}
@@ -106,11 +93,8 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             placeholder={tarifas.length ? t('params.select') : t('params.tariffN', { n: draft.tarifa })}
             emptyMessage={t('params.noOptions')}
           />
-        </div>
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-modalidad`}>
-            {t('params.modality')}
-          </label>
+        </FieldShell>
+        <FieldShell id={`${id}-modalidad`} label={t('params.modality')} hint={t('params.modality.help')}>
           <Dropdown
             inputId={`${id}-modalidad`}
             value={draft.modalidad}
@@ -121,14 +105,8 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             placeholder={t('params.select')}
             aria-describedby={`${id}-modalidad-help`}
           />
-          <small id={`${id}-modalidad-help`} className="field-help">
-            {t('params.modality.help')}
-          </small>
-        </div>
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-fee`}>
-            {t('params.fee')}
-          </label>
+        </FieldShell>
+        <FieldShell id={`${id}-fee`} label={t('params.fee')} hint={t('params.fee.help', { min: FEE_MIN, max: FEE_MAX })}>
           <InputNumber
             inputId={`${id}-fee`}
             value={draft.fee}
@@ -141,10 +119,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             placeholder={defaultFee !== null ? t('params.fee.defaultValue', { n: lang === 'en' ? String(defaultFee) : String(defaultFee).replace('.', ',') }) : t('params.fee.default')}
             aria-describedby={`${id}-fee-help`}
           />
-          <small id={`${id}-fee-help`} className="field-help">
-            {t('params.fee.help', { min: FEE_MIN, max: FEE_MAX })}
-          </small>
-        </div>
+        </FieldShell>
         <div className="prices-params__submit">
           <Button type="submit" label={t('params.submit')} icon="pi pi-refresh" />
         </div>

@@ -3,10 +3,11 @@ import { enUS, es } from 'date-fns/locale'
 import { Button } from 'primereact/button'
 import { useMemo, useRef, type ReactNode } from 'react'
 import { Line } from 'react-chartjs-2'
-import { useTheme } from '../../app/theme'
+import { useTheme } from '../../ui/theme'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { ChartFrame, type ChartTable } from '../shared/ChartFrame'
-import { baseOptions, formatNumber } from '../shared/charts'
+import { baseOptions } from '../shared/charts'
+import { formatNumber } from '../../ui/format'
 import { ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { messages } from './messages'
 
@@ -74,8 +75,7 @@ export function PriceChart(props: PriceChartProps) {
         },
       },
     }
-    // Theme colours and the language's formats are read when the options are built: rebuild on a switch.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- chart colours are read from the theme's CSS variables and texts in the interface's language, which `dark` and `lang` stand for
   }, [unit, digits, timeUnit, tooltipFormat, legend, pointRadius, dark, lang])
 
   const actions = (

@@ -4,8 +4,8 @@ import { useSearchParams } from 'react-router-dom'
 import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { formatDate } from '../../renderer/format'
-import { PERIOD_COLORS, seriesColors, formatNumber } from '../shared/charts'
+import { formatDate, formatNumber } from '../../ui/format'
+import { PERIOD_COLORS, seriesColors } from '../shared/charts'
 import { ParamsForm, type Tarifa } from './ParamsForm'
 import { PriceChart } from './PriceChart'
 import {
@@ -157,7 +157,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioMedioKwh, ...periods.map((per) => p.PorPeriodo?.[per] ?? '—')]),
     }
     return { datasets, summary, table, count: puntos.length }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- built from the answer and the range; `t` and the theme's `colors` are new each render, and texts and formats follow `lang`
   }, [index.data, rangeText, tariffText, modalityText, lang])
 
   // ── surplus compensation ───────────────────────────────────────────
@@ -183,7 +183,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       : ''
     const table = { columns: [t('col.date'), t('col.priceKwh')], rows: puntos.map((p) => [dmy(p.Fecha), p.PrecioKwh]) }
     return { datasets, summary, table, count: puntos.length }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- built from the answer and the range; `t` and the theme's `colors` are new each render, and texts and formats follow `lang`
   }, [excedentes.data, rangeText, lang])
 
   // ── OMIE ───────────────────────────────────────────────────────────
@@ -216,7 +216,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
     const when = (f: string) => (f.length > 10 ? `${dmy(f)} ${f.slice(11, 16)}` : dmy(f))
     const table = { columns: [native ? t('col.dateTime') : t('col.date'), t('col.priceMwh')], rows: puntos.map((p) => [when(p.Fecha), p.PrecioMwh]) }
     return { datasets, summary, table, count: puntos.length, axis: timeAxisFor(a?.Resolucion ?? 'diaria', days, lang) }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- built from the answer and the range; `t` and the theme's `colors` are new each render, and texts and formats follow `lang`
   }, [omie.data, rangeText, days, lang])
 
   const stateOf = (q: { isPending: boolean; isError: boolean; isFetching: boolean }, count: number) =>

@@ -1,5 +1,5 @@
 import { getLanguage, messageIn } from '../../i18n/i18n'
-import { formatDate } from '../../renderer/format'
+import { formatDate } from '../../ui/format'
 import type { Language } from '../../../schemas/i18n'
 import { messages } from './messages'
 

@@ -1,6 +1,6 @@
 import { Button } from 'primereact/button'
 import { useState } from 'react'
-import { ErrorView } from '../../app/ErrorPage'
+import { ErrorView } from '../../ui/ErrorView'
 import { localized, useI18n, useMessages } from '../../i18n/i18n'
 import type { Language, LocalizedText } from '../../../schemas/i18n'
 import { messages } from './messages'

@@ -5,6 +5,8 @@ import { Tree, type TreeExpandedKeysType } from 'primereact/tree'
 import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
 import { useEffect, useState, type FormEvent } from 'react'
 import { useMessages } from '../../i18n/i18n'
+import { describedBy } from '../../ui/described-by'
+import { FieldShell } from '../../ui/FieldShell'
 import { messages } from './messages'
 import { folderNameError, ROOT_ID, type TreeItem } from './model'
 
@@ -103,10 +105,7 @@ export function NameDialog({
   return (
     <Dialog header={title} visible={visible} onHide={onHide} style={{ width: '28rem' }} breakpoints={BREAKPOINTS} modal draggable={false} className="files-dialog">
       <form className="screen-form" onSubmit={submit} noValidate>
-        <div className="screen-form__field">
-          <label htmlFor="files-folder-name" className="screen-form__label">
-            {t('name.label')}
-          </label>
+        <FieldShell id="files-folder-name" label={t('name.label')} error={error} hint={t('name.help')}>
           <InputText
             id="files-folder-name"
             value={name}
@@ -117,19 +116,11 @@ export function NameDialog({
               if (refused) setRefused(false)
             }}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'files-folder-name-error files-folder-name-help' : 'files-folder-name-help'}
+            aria-describedby={describedBy('files-folder-name', true, error)}
             invalid={!!error}
             autoComplete="off"
           />
-          {error && (
-            <small id="files-folder-name-error" className="p-error field-error" role="alert">
-              {error}
-            </small>
-          )}
-          <small id="files-folder-name-help" className="field-help">
-            {t('name.help')}
-          </small>
-        </div>
+        </FieldShell>
         <div className="dialog-actions">
           <Button type="button" label={t('cancel')} text onClick={onHide} />
           <Button type="submit" label={submitLabel} icon="pi pi-check" loading={busy} />

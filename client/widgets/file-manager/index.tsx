@@ -11,8 +11,8 @@ import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
-import { confirm } from '../../renderer/actions/run-action'
+import { formatValue } from '../../ui/format'
+import { confirm } from '../../ui/confirm'
 import { FolderTree, MoveDialog, NameDialog } from './dialogs'
 import { messages } from './messages'
 import {
@@ -243,7 +243,8 @@ export default function FileManager() {
 
   const nameSiblings =
     nameDialog?.mode === 'create' ? folders.map((f) => f.Nombre) : nameDialog?.mode === 'rename' ? siblingNames(roots, nameDialog.folder.Id) : []
-  const moveExpanded = useMemo(() => ({ ...expanded }), [moveIds]) // eslint-disable-line react-hooks/exhaustive-deps
+  // oxlint-disable-next-line react-hooks/exhaustive-deps -- the move dialog starts from the tree as it was when opened (a new `moveIds`), not as it changes behind it
+  const moveExpanded = useMemo(() => ({ ...expanded }), [moveIds])
   const notFound = folder.isError && (folder.error as { status?: number })?.status === 404
 
   return (

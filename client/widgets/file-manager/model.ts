@@ -5,7 +5,7 @@
  * the current language (./messages.ts).
  */
 import { messageIn } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
+import { formatNumber } from '../../ui/format'
 import { messages, type MessageKey as Key } from './messages'
 
 const msg = (key: Key, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
@@ -63,11 +63,10 @@ export function extensionOf(name: string): string {
 /** "512 B", "1,5 KB", "3,2 MB" (the language's decimals, 1024-based). */
 export function formatSize(bytes: number | null | undefined): string {
   if (typeof bytes !== 'number' || !Number.isFinite(bytes) || bytes < 0) return '—'
-  const nf = (v: number, d: number) => new Intl.NumberFormat(intlLocale(), { maximumFractionDigits: d }).format(v)
   if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${nf(bytes / 1024, 1)} KB`
-  if (bytes < 1024 * 1024 * 1024) return `${nf(bytes / (1024 * 1024), 1)} MB`
-  return `${nf(bytes / (1024 * 1024 * 1024), 2)} GB`
+  if (bytes < 1024 * 1024) return `${formatNumber(bytes / 1024, 1)} KB`
+  if (bytes < 1024 * 1024 * 1024) return `${formatNumber(bytes / (1024 * 1024), 1)} MB`
+  return `${formatNumber(bytes / (1024 * 1024 * 1024), 2)} GB`
 }
 
 /** Messages for what cannot be uploaded; empty when the whole selection can be sent. */
@@ -93,7 +92,7 @@ export function folderNameError(raw: string, siblings: readonly string[] = []): 
   if (!name) return msg('name.required')
   if (name.length > MAX_FOLDER_NAME) return msg('name.tooLong', { max: MAX_FOLDER_NAME })
   if (/[/\\:*?"<>|]/.test(name)) return msg('name.badChars')
-  // eslint-disable-next-line no-control-regex
+  // oxlint-disable-next-line no-control-regex -- control characters are what this check rejects
   if (/[\u0000-\u001f\u007f]/.test(name)) return msg('name.control')
   if (name === '.' || name === '..') return msg('name.dots')
   const key = name.normalize('NFC').toLowerCase()

@@ -7,8 +7,8 @@ import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
 import { SelectButton } from 'primereact/selectbutton'
 import { useMemo } from 'react'
-import { useI18n, useMessages } from '../../i18n/i18n'
-import { FieldShell } from '../shared/FieldShell'
+import { localized, useI18n, useMessages } from '../../i18n/i18n'
+import { FieldShell } from '../../ui/FieldShell'
 import type { MenuState } from './admin-api'
 import { containers, type EntryFields, type Located } from './menu-model'
 import { messages } from './messages'
@@ -31,7 +31,7 @@ export interface EntryFormProps {
 /** Everything an admin may change on one entry: texts, icon, destination, permission, visibility, brands. */
 export function EntryForm({ located, menu, options, siblings, onChange, onMove, onMoveInto, onRemove }: EntryFormProps) {
   const t = useMessages(messages)
-  const { l, lang } = useI18n()
+  const { lang } = useI18n()
   const { entry, depth, parent, index } = located
   const { items: _items, ...fields } = entry
   const container = Array.isArray(entry.items)
@@ -43,8 +43,7 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
   }
   const destination: Destination = entry.command ? 'command' : entry.href ? 'href' : 'route'
   // Page titles in the current language: rebuilt on a switch.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const routeOptions = useMemo(() => options.routes.map((r) => ({ value: r.path, label: `${l(r.title)} — ${r.path}` })), [options.routes, lang])
+  const routeOptions = useMemo(() => options.routes.map((r) => ({ value: r.path, label: `${localized(r.title, lang)} — ${r.path}` })), [options.routes, lang])
   const parentOptions = useMemo(
     () => containers(menu).filter((c) => c.key !== entry.key && (container ? c.depth === 0 : true)).map((c) => ({ value: c.key, label: c.label })),
     [menu, entry.key, container],
@@ -177,14 +176,12 @@ export function EntryForm({ located, menu, options, siblings, onChange, onMove, 
         <FieldShell id={id('badge')} label={t('entry.badge')} hint={t('entry.badgeHint')}>
           <InputText id={id('badge')} value={entry.badge ?? ''} maxLength={12} onChange={(e) => set({ badge: e.target.value })} />
         </FieldShell>
-        <div className="screen-form__field screen-form__field--check">
+        <FieldShell id={id('hidden')} label={t('entry.hidden')} check>
           <Checkbox inputId={id('hidden')} checked={!!entry.hidden} onChange={(e) => set({ hidden: e.checked ? true : undefined })} />
-          <label htmlFor={id('hidden')}>{t('entry.hidden')}</label>
-        </div>
-        <div className="screen-form__field screen-form__field--check">
+        </FieldShell>
+        <FieldShell id={id('dev-only')} label={t('entry.devOnly')} check>
           <Checkbox inputId={id('dev-only')} checked={!!entry.devOnly} onChange={(e) => set({ devOnly: e.checked ? true : undefined })} />
-          <label htmlFor={id('dev-only')}>{t('entry.devOnly')}</label>
-        </div>
+        </FieldShell>
       </div>
     </form>
   )

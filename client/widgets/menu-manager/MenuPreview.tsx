@@ -6,7 +6,7 @@ import { MultiSelect } from 'primereact/multiselect'
 import { useState } from 'react'
 import type { MenuDefinition, ResolvedMenuEntry } from '../../../schemas/menu'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { FieldShell } from '../shared/FieldShell'
+import { FieldShell } from '../../ui/FieldShell'
 import { menuAdmin, type MenuState } from './admin-api'
 import { ChangeList } from './ChangeList'
 import { messages } from './messages'
@@ -41,10 +41,9 @@ export function MenuPreview({ brand, brandName, draft, permissions, onHide }: { 
             <Button type="button" size="small" text label={t('preview.none')} onClick={() => setChosen([])} />
             <Button type="button" size="small" text label={t('preview.all')} onClick={() => setChosen(permissions.map((p) => p.code))} />
           </div>
-          <div className="screen-form__field screen-form__field--check">
+          <FieldShell id="mm-preview-production" label={t('preview.production')} check>
             <Checkbox inputId="mm-preview-production" checked={production} onChange={(e) => setProduction(!!e.checked)} />
-            <label htmlFor="mm-preview-production">{t('preview.production')}</label>
-          </div>
+          </FieldShell>
           <h3 className="menu-preview__subtitle">{t('preview.unsaved')}</h3>
           {preview.data ? <ChangeList changes={preview.data.changes} empty={t('preview.noChanges')} /> : <p aria-busy="true">…</p>}
         </div>

@@ -4,7 +4,7 @@ import type { MenuDefinition, ResolvedMenuEntry } from '../../../schemas/menu'
 import type { ScreenOverlay, Text } from '../../../schemas/screen'
 import { api, ApiError } from '../../api/client'
 import { messageIn } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 
 export type { Author }

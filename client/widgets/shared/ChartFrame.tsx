@@ -1,7 +1,7 @@
 import { Button } from 'primereact/button'
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from './locale'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 
 export interface ChartTable {

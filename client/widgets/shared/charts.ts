@@ -1,9 +1,9 @@
 import { ArcElement, BarElement, CategoryScale, Chart as ChartJS, Filler, Legend, LinearScale, LineElement, PointElement, Title, Tooltip } from 'chart.js'
-import { intlLocale } from './locale'
+import { intlLocale } from '../../ui/format'
 
 /**
  * The one chart set-up of the portal (Chart.js): components registered once, colours from the
- * brand theme and the current language's number formats. Widgets import from here, never register Chart.js
+ * brand theme and the current language's number formats (ui/format.ts). Widgets import from here, never register Chart.js
  * pieces themselves. Time axes and zoom (date adapter, zoom plugin, hammer.js: a third of the
  * charts' code) are in ./charts-zoom.ts, for the charts that need them.
  */
@@ -24,12 +24,6 @@ export function seriesColors(): string[] {
 /** Period colours P1–P6, the same in every chart of the portal. */
 export const PERIOD_COLORS = ['#b91c1c', '#d97706', '#2563eb', '#0891b2', '#65a30d', '#7c3aed'] as const
 
-const locale = () => intlLocale()
-
-export function formatNumber(value: number, digits = 2): string {
-  return new Intl.NumberFormat(locale(), { maximumFractionDigits: digits }).format(value)
-}
-
 /** Defaults shared by every chart: theme text colours, grid, tooltips in the current language's formats. */
 export function baseOptions() {
   const text = themeColor('--text-color', '#374151')
@@ -39,7 +33,7 @@ export function baseOptions() {
     responsive: true,
     maintainAspectRatio: false,
     animation: false as const,
-    locale: locale(),
+    locale: intlLocale(),
     color: text,
     plugins: {
       legend: { labels: { color: text } },

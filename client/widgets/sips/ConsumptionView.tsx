@@ -3,11 +3,11 @@ import type { Chart as ChartJS } from 'chart.js'
 import { Button } from 'primereact/button'
 import { useMemo, useRef } from 'react'
 import { Bar } from 'react-chartjs-2'
-import { useTheme } from '../../app/theme'
+import { useTheme } from '../../ui/theme'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
+import { formatValue, formatNumber } from '../../ui/format'
 import { ChartFrame } from '../shared/ChartFrame'
-import { baseOptions, formatNumber, PERIOD_COLORS } from '../shared/charts'
+import { baseOptions, PERIOD_COLORS } from '../shared/charts'
 import { ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { messages } from './messages'
 import { maxOf, monthlySeries, periodsOf, PERIODS, sumOf, type SipsConsumo } from './sips-logic'
@@ -19,8 +19,7 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
   const t = useMessages(messages)
   const chartRef = useRef<ChartJS<'bar'>>(null)
   const lecturas = useMemo(() => query.data?.Lecturas ?? [], [query.data])
-  // The month labels are in the current language: rebuilt on a switch.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // oxlint-disable-next-line react-hooks/exhaustive-deps -- the month labels are written in the interface's language, which `lang` stands for
   const series = useMemo(() => monthlySeries(lecturas), [lecturas, lang])
   const data = useMemo(
     () => ({
@@ -54,8 +53,7 @@ export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> 
         y: { ...base.scales.y, stacked: true, title: { display: true, text: 'kWh', color: base.scales.y.ticks.color } },
       },
     }
-    // The theme's colours and the language's formats are read when the options are built: rebuild on a switch of either.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- chart colours are read from the theme's CSS variables and texts in the interface's language, which `dark` and `lang` stand for (`t` is new each render)
   }, [series, dark, lang])
 
   if (query.isPending) {

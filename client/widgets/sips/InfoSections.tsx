@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import { useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
+import { formatValue } from '../../ui/format'
 import { messages, type MessageKey as Key } from './messages'
 import { PERIODS, type SipsInfo } from './sips-logic'
 

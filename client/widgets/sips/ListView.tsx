@@ -11,7 +11,9 @@ import { reportError } from '../../api/errors'
 import { notifyError } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
+import { FieldShell } from '../../ui/FieldShell'
+import { formatValue } from '../../ui/format'
+import { ErrorState } from '../../ui/states'
 import { messages, type MessageKey as Key } from './messages'
 import { cupsFromFile, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl, type SipsListRow } from './sips-logic'
 
@@ -36,8 +38,10 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
   const [fileName, setFileName] = useState<string | null>(null)
   const parsed = useMemo(() => parseCupsList(text), [text])
   const listKey = list.join(',')
+  const listText = list.join('\n')
 
-  useEffect(() => setText(list.join('\n')), [listKey]) // eslint-disable-line react-hooks/exhaustive-deps
+  // A new list from the URL (a lookup, back and forward) replaces what the box shows; typing does not come back here.
+  useEffect(() => setText(listText), [listText])
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -59,14 +63,22 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
   }
 
   const helpId = `${id}-help`
-  const errorId = `${id}-error`
+  const errorId = `${id}-list-error`
   return (
     <div className="sips-list">
       <form className="card sips-list__form" onSubmit={submit} aria-label={t('list.form')}>
-        <div className="screen-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-list`}>
-            {t('list.label')}
-          </label>
+        <FieldShell
+          id={`${id}-list`}
+          label={t('list.label')}
+          // The help comes before the error here: it counts what was pasted, which the error is about.
+          notes={
+            <small id={helpId} className="field-help">
+              {t('list.help', { max: MAX_LIST })}
+              {parsed.length > 0 && ` ${t(parsed.length === 1 ? 'list.distinct.one' : 'list.distinct.other', { n: parsed.length })}`}
+            </small>
+          }
+          error={error}
+        >
           <InputTextarea
             id={`${id}-list`}
             value={text}
@@ -79,16 +91,7 @@ export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup:
             aria-invalid={!!error || undefined}
             className="sips-list__textarea"
           />
-          <small id={helpId} className="field-help">
-            {t('list.help', { max: MAX_LIST })}
-            {parsed.length > 0 && ` ${t(parsed.length === 1 ? 'list.distinct.one' : 'list.distinct.other', { n: parsed.length })}`}
-          </small>
-          {error && (
-            <small id={errorId} className="field-error p-error" role="alert">
-              {error}
-            </small>
-          )}
-        </div>
+        </FieldShell>
         <div className="sips-list__actions">
           <span className="sips-file">
             <input id={`${id}-file`} type="file" accept=".txt,.csv,text/plain,text/csv" className="sips-file__input" onChange={(e) => void onFile(e)} />
@@ -143,11 +146,9 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
 
   if (query.isError) {
     return (
-      <div className="screen-error-box" role="alert">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{t('error.list')}</span>
-        <Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void query.refetch()} />
-      </div>
+      <ErrorState action={<Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void query.refetch()} />}>
+        {t('error.list')}
+      </ErrorState>
     )
   }
 

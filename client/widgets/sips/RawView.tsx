@@ -3,7 +3,7 @@ import { SelectButton } from 'primereact/selectbutton'
 import { useState } from 'react'
 import { api } from '../../api/client'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../shared/locale'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 
 /** Units of the national system's raw fields (W and Wh), shown next to the values. */

@@ -7,6 +7,8 @@ import { api, saveFile } from '../../api/client'
 import { errorText, reportError } from '../../api/errors'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useMessages } from '../../i18n/i18n'
+import { FieldShell } from '../../ui/FieldShell'
+import { ErrorState } from '../../ui/states'
 import { ConsumptionView } from './ConsumptionView'
 import { InfoSections } from './InfoSections'
 import { messages } from './messages'
@@ -42,10 +44,7 @@ export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: 
   return (
     <div className="sips-single">
       <form className="sips-form card" onSubmit={submit} role="search" aria-label={t('single.form')}>
-        <div className="screen-form__field sips-form__field">
-          <label className="screen-form__label" htmlFor={`${id}-cups`}>
-            CUPS
-          </label>
+        <FieldShell id={`${id}-cups`} label="CUPS" className="sips-form__field" notes={<CheckMessage id={messageId} check={check} empty={tried && !value.trim()} />}>
           <InputText
             id={`${id}-cups`}
             ref={inputRef}
@@ -59,8 +58,7 @@ export function SingleView({ cups, onLookup }: { cups: string; onLookup: (cups: 
             invalid={invalid}
             className="sips-form__input"
           />
-          <CheckMessage id={messageId} check={check} empty={tried && !value.trim()} />
-        </div>
+        </FieldShell>
         <Button type="submit" label={t('single.submit')} icon="pi pi-search" className="sips-form__submit" />
       </form>
       {cups && <SipsResult key={cups} cups={cups} />}
@@ -153,11 +151,9 @@ function SipsResult({ cups }: { cups: string }) {
   }
   if (info.isError) {
     return (
-      <div className="screen-error-box" role="alert">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-        <span>{errorText(info.error, t('error.single'))}</span>
-        <Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void info.refetch()} />
-      </div>
+      <ErrorState action={<Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void info.refetch()} />}>
+        {errorText(info.error, t('error.single'))}
+      </ErrorState>
     )
   }
   const data = info.data

@@ -72,7 +72,7 @@ export interface SipsListRow {
 
 /** Upper case, without spaces, dots or dashes (as the validators normalise). */
 export function normalizeCups(value: string): string {
-  return value.replace(/[\s.\-]+/g, '').toUpperCase()
+  return value.replace(/[\s.-]+/g, '').toUpperCase()
 }
 
 /**

@@ -5,7 +5,7 @@ import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { api } from '../../api/client'
 import { localized, useI18n, useMessages } from '../../i18n/i18n'
-import { formatValue } from '../../renderer/format'
+import { formatValue } from '../../ui/format'
 import type { LocalizedText } from '../../../schemas/i18n'
 import { spainGeometry, type ProvinceShape } from './geo'
 import { buildScale, classFill, contractsListUrl, isMeasure, matchProvinces, MEASURES, measureText, provinceLabel, type Measure, type ProvinceRow } from './map-logic'
@@ -58,8 +58,7 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
   const geometry = spainGeometry()
   const rows = useMemo(() => query.data ?? [], [query.data])
   const matched = useMemo(() => matchProvinces(geometry.provinces, rows), [geometry, rows])
-  // fmt follows the language: rebuild the legend on a switch.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // oxlint-disable-next-line react-hooks/exhaustive-deps -- fmt reads the interface's language, which `lang` stands for: a switch rebuilds the legend
   const scale = useMemo(() => buildScale(rows.map((r) => r[measure]), 5, fmt), [rows, measure, lang])
   const total = rows.reduce((s, r) => s + r[measure], 0)
   const withValue = rows.filter((r) => r[measure] > 0).length

@@ -1,6 +1,6 @@
 import { messageIn } from '../../i18n/i18n'
 import type { Language } from '../../../schemas/i18n'
-import { intlLocale } from '../shared/locale'
+import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
 
 /**

@@ -73,7 +73,7 @@ export function nombreClave(nombre: string): string {
 }
 
 const FORBIDDEN = /[/\\:*?"<>|]/
-// eslint-disable-next-line no-control-regex
+// oxlint-disable-next-line no-control-regex -- control characters are what a folder name may not hold
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 
 /**

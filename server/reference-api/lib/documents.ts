@@ -54,6 +54,7 @@ export function sanitizeFileName(raw: string, fallbackExt = 'bin'): string {
   const base = raw.split(/[\\/]/).pop() ?? ''
   let name = base
     .normalize('NFC')
+    // oxlint-disable-next-line no-control-regex -- control characters are what a file name loses here
     .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[.\s]+/, '')

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
 import { Doughnut } from 'react-chartjs-2'
 import { api } from '../../../api/client'
-import { useTheme } from '../../../app/theme'
+import { useTheme } from '../../../ui/theme'
 import { getLanguage, useMessages } from '../../../i18n/i18n'
 import { messages } from '../messages'
-import { baseOptions, formatNumber, themeColor } from '../../shared/charts'
+import { baseOptions, themeColor } from '../../shared/charts'
+import { formatNumber } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
 

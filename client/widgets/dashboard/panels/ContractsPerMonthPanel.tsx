@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { Bar } from 'react-chartjs-2'
 import { api } from '../../../api/client'
-import { useTheme } from '../../../app/theme'
+import { useTheme } from '../../../ui/theme'
 import { useMessages } from '../../../i18n/i18n'
 import { messages } from '../messages'
-import { baseOptions, formatNumber, seriesColors } from '../../shared/charts'
+import { baseOptions, seriesColors } from '../../shared/charts'
+import { formatNumber, intlLocale } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
-import { intlLocale } from '../../shared/locale'
 import { PanelState } from './PanelState'
 
 interface MonthCount {

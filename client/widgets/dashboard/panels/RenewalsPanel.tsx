@@ -3,7 +3,8 @@ import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import { api } from '../../../api/client'
 import { useMessages } from '../../../i18n/i18n'
-import { formatValue } from '../../../renderer/format'
+import { formatValue } from '../../../ui/format'
+import { EmptyState } from '../../../ui/states'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
 
@@ -49,7 +50,7 @@ export function RenewalsPanel() {
         return (
           <div className="dash-renewals">
             {Items.length === 0 ? (
-              <p className="dash-muted">{t('renewals.none')}</p>
+              <EmptyState className="dash-muted">{t('renewals.none')}</EmptyState>
             ) : (
               <ul className="dash-renewals__list">
                 {Items.map((r) => (

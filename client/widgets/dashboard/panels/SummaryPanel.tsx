@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { api } from '../../../api/client'
 import { messageIn, useMessages } from '../../../i18n/i18n'
-import { formatValue } from '../../../renderer/format'
+import { formatValue, formatNumber } from '../../../ui/format'
 import { messages } from '../messages'
-import { formatNumber } from '../../shared/charts'
 import { PanelState } from './PanelState'
 import type { DashboardSummary } from '../../../../schemas/dashboard'
 

@@ -1,7 +1,7 @@
-import { Link, useSearchParams } from 'react-router-dom'
-import { useI18n } from '../i18n/i18n'
-import { useManifest } from '../auth/manifest'
+import { Link } from 'react-router-dom'
 import { publicPath } from '../../schemas/public-pages'
+import { useManifest } from '../api/manifest'
+import { useI18n } from '../i18n/i18n'
 
 export interface ErrorViewProps {
   status: number
@@ -38,14 +38,6 @@ export function ErrorView({ status, message, description }: ErrorViewProps) {
       </Link>
     </section>
   )
-}
-
-/** `/error?status=…&message=…`: the error page as a route. */
-export function ErrorRoutePage() {
-  const [params] = useSearchParams()
-  const status = Number(params.get('status')) || 500
-  const message = params.get('message') ?? undefined
-  return <ErrorView status={status} message={message} />
 }
 
 /** An unknown path: 404 with 'Page Not Found: {path}'. */

@@ -1,6 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query'
-import type { Manifest } from '../../schemas/manifest'
-import { api } from '../api/client'
+import { matchRoutes } from 'react-router-dom'
+import type { Manifest, RouteDef } from '../../schemas/manifest'
+import { api } from './client'
 
 export const MANIFEST_KEY = ['manifest'] as const
 
@@ -27,4 +28,19 @@ export function hasPermission(manifest: Manifest, permission: string | undefined
 export async function reloadManifest(client: QueryClient): Promise<Manifest> {
   await client.invalidateQueries({ queryKey: MANIFEST_KEY })
   return client.fetchQuery({ queryKey: MANIFEST_KEY, queryFn: fetchManifest })
+}
+
+/** Manifest paths use `{param}`; the router uses `:param`. */
+export function toRouterPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
+}
+
+/** The manifest route drawn at `pathname` (the breadcrumb's fallback title), if any. */
+export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
+  const matches = matchRoutes(
+    routes.map((r) => ({ path: toRouterPath(r.path), id: r.path })),
+    pathname,
+  )
+  const id = matches?.[matches.length - 1]?.route.id
+  return routes.find((r) => r.path === id)
 }
