@@ -4,7 +4,7 @@ import { buildApp } from './app'
 import { ConfigError, loadConfig, type Config } from './config'
 import { asyncStdout } from './ops/log-destination'
 import { startTracing } from './ops/tracing'
-import type { ReferenceApi } from './reference-api/app'
+import type { EmbeddedReferenceApi } from './reference-api/embedded'
 
 /** Reads config, starts the embedded reference API when no upstream is set, builds the BFF, listens, shuts down gracefully. */
 async function main() {
@@ -22,18 +22,22 @@ async function main() {
   // Before anything else, so the first requests are traced; unset, the SDK is not even loaded.
   const tracing = config.otelEndpoint ? await startTracing(config.otelEndpoint) : undefined
 
-  let embedded: ReferenceApi | undefined
+  let embedded: EmbeddedReferenceApi | undefined
   if (!config.upstreamUrl) {
-    // Loaded only when used: in front of a real upstream its modules (PDF, spreadsheets, maps)
-    // would only fill the heap the garbage collector walks.
-    const { buildReferenceApi } = await import('./reference-api/app')
-    const { loadReferenceApiConfig } = await import('./reference-api/config')
-    embedded = await buildReferenceApi(loadReferenceApiConfig({ ...process.env, DATA_DIR: config.dataDir }))
-    config = { ...config, upstreamUrl: await embedded.app.listen({ host: '127.0.0.1', port: config.referenceApiPort }) }
+    // In its own worker thread: its work never stalls this event loop, and in front of a real
+    // upstream its modules (PDF, spreadsheets, maps) are not even loaded.
+    const { startEmbeddedReferenceApi } = await import('./reference-api/embedded')
+    embedded = await startEmbeddedReferenceApi({ ...process.env, DATA_DIR: config.dataDir }, config.referenceApiPort)
+    config = { ...config, upstreamUrl: embedded.url }
   }
 
   const app = await buildApp(config, { tracing, logStream: asyncStdout() })
   await app.listen({ host: config.host, port: config.port })
+  embedded?.onUnexpectedExit((code) => {
+    // Without its upstream the portal cannot serve anyone: stop, so the supervisor restarts it.
+    app.log.fatal({ event: 'reference_api_stopped', code }, 'the embedded reference API stopped')
+    process.exit(1)
+  })
   app.log.info({ event: 'started', upstream: embedded ? 'embedded reference API' : config.upstreamUrl }, `Portal listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`)
 
   let closing = false
@@ -48,7 +52,7 @@ async function main() {
     force.unref()
     app
       .close()
-      .then(() => embedded?.app.close())
+      .then(() => embedded?.close())
       // An unreachable collector loses the last spans, it does not fail the shutdown.
       .then(() => tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'could not send the last spans')))
       .then(

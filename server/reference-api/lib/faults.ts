@@ -5,11 +5,12 @@ import { tolerantJsonBodies } from './json-body'
 /**
  * Faults on purpose (tests only): make chosen calls answer an error status with an empty body,
  * optionally after a delay, so every failure path of the portal can be exercised through the
- * BFF. Never installed in production (`NODE_ENV=production`): the control routes then do not
+ * BFF; or keep the API's thread busy computing (`BusyMs`), as a large export does, so tests can
+ * show that the portal stays responsive meanwhile. Never installed in production (`NODE_ENV=production`): the control routes then do not
  * exist (404) and `REFERENCE_API_FAULTS` is ignored.
  *
  *   REFERENCE_API_FAULTS="GET /api/contract/id=500;POST /api/contract/insert=503:2000"
- *   POST   /api/__test/faults { Method, Path, Status, DelayMs?, Times?, Scope? } → 201 the fault
+ *   POST   /api/__test/faults { Method, Path, Status, DelayMs?, BusyMs?, Times?, Scope? } → 201 the fault
  *   GET    /api/__test/faults                                             → 200 the list
  *   DELETE /api/__test/faults                                             → 204 (all)
  *   DELETE /api/__test/faults/:id                                         → 204, 404 when gone
@@ -21,6 +22,8 @@ export interface FaultInput {
   /** 0 = no error: only the delay, then the call goes on normally. */
   Status: number
   DelayMs: number
+  /** Then computes that long before going on, blocking the API's own event loop (0 or absent: not at all). */
+  BusyMs?: number
   /** How many matching calls fail; null = every one. */
   Times: number | null
   /**
@@ -63,15 +66,17 @@ function checkInput(input: FaultInput): FaultInput {
   if (!Number.isInteger(input.DelayMs) || input.DelayMs < 0 || input.DelayMs > MAX_DELAY_MS) {
     throw new Error(`DelayMs debe ser un entero entre 0 y ${MAX_DELAY_MS}.`)
   }
-  if (input.Status === 0 && input.DelayMs === 0) throw new Error('Un fallo necesita un Status o un DelayMs.')
+  const busy = input.BusyMs ?? 0
+  if (!Number.isInteger(busy) || busy < 0 || busy > MAX_DELAY_MS) throw new Error(`BusyMs debe ser un entero entre 0 y ${MAX_DELAY_MS}.`)
+  if (input.Status === 0 && input.DelayMs === 0 && busy === 0) throw new Error('Un fallo necesita un Status, un DelayMs o un BusyMs.')
   if (input.Times !== null && (!Number.isInteger(input.Times) || input.Times < 1)) throw new Error('Times debe ser un entero positivo (o no indicarse: sin límite).')
   if (input.Scope !== null && !SCOPE.test(input.Scope)) throw new Error('Scope debe tener de 1 a 64 letras, cifras, «-» o «_» (o no indicarse: todas las llamadas).')
-  return { Method, Path, Status: input.Status, DelayMs: input.DelayMs, Times: input.Times, Scope: input.Scope }
+  return { Method, Path, Status: input.Status, DelayMs: input.DelayMs, ...(busy > 0 ? { BusyMs: busy } : {}), Times: input.Times, Scope: input.Scope }
 }
 
 /**
- * `METHOD /path=STATUS[:DELAYMS]` entries separated by `;` (or new lines):
- * `GET /api/contract/id=500;POST /api/contract/insert=503:2000;GET /api/client=0:1500`.
+ * `METHOD /path=STATUS[:DELAYMS[:BUSYMS]]` entries separated by `;` (or new lines):
+ * `GET /api/contract/id=500;POST /api/contract/insert=503:2000;GET /api/client=0:1500;GET /api/facturas=0:0:3000`.
  * Throws on a malformed entry (the service refuses to start with a wrong test setup).
  */
 export function parseFaultSpec(spec: string): FaultInput[] {
@@ -79,10 +84,10 @@ export function parseFaultSpec(spec: string): FaultInput[] {
   for (const raw of spec.split(/[;\n]/)) {
     const entry = raw.trim()
     if (!entry) continue
-    const m = /^([A-Za-z]+)\s+(\S+?)\s*=\s*(\d{1,3})(?::(\d+))?$/.exec(entry)
-    if (!m) throw new Error(`REFERENCE_API_FAULTS no válido: «${entry}» (formato: MÉTODO /ruta=STATUS[:RETARDO_MS]).`)
+    const m = /^([A-Za-z]+)\s+(\S+?)\s*=\s*(\d{1,3})(?::(\d+)(?::(\d+))?)?$/.exec(entry)
+    if (!m) throw new Error(`REFERENCE_API_FAULTS no válido: «${entry}» (formato: MÉTODO /ruta=STATUS[:RETARDO_MS[:OCUPADO_MS]]).`)
     try {
-      out.push(checkInput({ Method: m[1]!, Path: m[2]!, Status: Number(m[3]), DelayMs: m[4] === undefined ? 0 : Number(m[4]), Times: null, Scope: null }))
+      out.push(checkInput({ Method: m[1]!, Path: m[2]!, Status: Number(m[3]), DelayMs: m[4] === undefined ? 0 : Number(m[4]), BusyMs: m[5] === undefined ? 0 : Number(m[5]), Times: null, Scope: null }))
     } catch (err) {
       throw new Error(`REFERENCE_API_FAULTS no válido: «${entry}»: ${(err as Error).message}`)
     }
@@ -148,6 +153,14 @@ export class FaultRegistry {
   }
 }
 
+/** Computes for `ms` without yielding: the thread's event loop answers nothing meanwhile. */
+function holdCpu(ms: number): void {
+  const end = performance.now() + ms
+  let spins = 0
+  while (performance.now() < end) spins++
+  return void spins
+}
+
 function intField(body: Record<string, unknown>, name: string, fallback: number | null): number | null {
   const v = body[name]
   if (v === undefined || v === null || v === '') return fallback
@@ -173,8 +186,9 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
     const scope = request.headers[FAULT_SCOPE_HEADER]
     const fault = registry.take(request.method, request.url, typeof scope === 'string' ? scope : null)
     if (!fault) return
-    request.log.info({ fault: { id: fault.Id, status: fault.Status, delayMs: fault.DelayMs } }, 'fallo provocado')
+    request.log.info({ fault: { id: fault.Id, status: fault.Status, delayMs: fault.DelayMs, busyMs: fault.BusyMs ?? 0 } }, 'fallo provocado')
     if (fault.DelayMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.DelayMs))
+    if (fault.BusyMs) holdCpu(fault.BusyMs)
     if (fault.Status === 0) return
     return reply.code(fault.Status).header('x-reference-api-fault', String(fault.Id)).send()
   })
@@ -185,7 +199,7 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
     control.get('/api/__test/faults', async () => registry.list())
     control.post('/api/__test/faults', async (request: FastifyRequest, reply) => {
       const raw = request.body
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(400, 'El cuerpo de la petición debe ser un objeto JSON: { Method, Path, Status, DelayMs?, Times?, Scope? }.')
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail(400, 'El cuerpo de la petición debe ser un objeto JSON: { Method, Path, Status, DelayMs?, BusyMs?, Times?, Scope? }.')
       // PascalCase fields; camelCase spellings accepted too.
       const fields = Object.fromEntries(Object.entries(raw as Record<string, unknown>).map(([k, v]) => [k.charAt(0).toUpperCase() + k.slice(1), v]))
       const method = fields.Method
@@ -197,6 +211,7 @@ export function installFaults(app: FastifyInstance, registry: FaultRegistry): vo
         Path: path,
         Status: intField(fields, 'Status', 0)!,
         DelayMs: intField(fields, 'DelayMs', 0)!,
+        BusyMs: intField(fields, 'BusyMs', 0)!,
         Times: intField(fields, 'Times', null),
         Scope: scopeField(fields.Scope),
       }
