@@ -39,6 +39,7 @@ import { ScreenService } from './screens/screen-service'
 import { apiProxy } from './proxy/api-proxy'
 import { CallChecker } from './catalogue/call-check'
 import { loadCatalogue } from './catalogue/catalogue-loader'
+import { catalogueRoutes } from './catalogue/catalogue-routes'
 import { UpstreamClient, UpstreamError } from './upstream/upstream-client'
 import { adminSessionRoutes } from './session/admin-session-routes'
 import { AuthService } from './session/auth-service'
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     comparadorUrl: config.comparadorUrl,
   })
   await app.register(adminScreenRoutes, { gate, screens, store: menuStore, routes })
+  await app.register(catalogueRoutes, { gate, catalogue })
   await app.register(apiProxy, { upstream, gate, checker: new CallChecker(catalogue), bodyLimit: config.apiBodyLimitBytes })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 

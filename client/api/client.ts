@@ -64,9 +64,29 @@ export function setUnauthenticatedHandler(handler: UnauthenticatedHandler): void
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
+/**
+ * A read-only page (the screen studio's preview) draws real screens over real data but must not
+ * change anything: while set, every call that is not a catalogued read, nor one the page itself
+ * allows, is refused here, before it leaves the browser, with the page's message.
+ */
+let readOnly: { message: string; allows: (method: string, path: string) => boolean } | null = null
+
+export function setReadOnly(mode: typeof readOnly): void {
+  readOnly = mode
+}
+
+async function refusedReadOnly(method: string, path: string): Promise<boolean> {
+  if (!readOnly || method === 'GET' || method === 'HEAD' || readOnly.allows(method, path)) return false
+  if (!/^\/?api\//.test(path)) return true
+  const { loadCallIndex } = await import('./call-catalogue')
+  const call = (await loadCallIndex())?.find(method, path.replace(/^\//, ''))?.call
+  return call?.effect !== 'read'
+}
+
 /** Sends a request and returns the raw Response when it succeeded; throws ApiError otherwise. */
 export async function send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
   const url = `${path.startsWith('/') ? path : `/${path}`}${buildQuery(opts.params)}`
+  if (readOnly && (await refusedReadOnly(method, path))) throw new ApiError(409, readOnly.message, path, method)
   const headers: Record<string, string> = { 'X-CSRF': '1', Accept: 'application/json', ...opts.headers }
   let body: BodyInit | undefined
   if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body

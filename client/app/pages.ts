@@ -15,6 +15,7 @@ export const RecoveryPage = lazyComponent(() => import('../auth/RecoveryPage').t
 export const ResetPasswordPage = lazyComponent(() => import('../auth/ResetPasswordPage').then((m) => m.ResetPasswordPage))
 export const DefaultLayout = lazyComponent(() => signedIn().then((m) => m.DefaultLayout))
 export const RoutePage = lazyComponent<{ route: RouteDef }>(() => signedIn().then((m) => m.RoutePage))
+export const ScreenPreviewPage = lazyComponent(() => signedIn().then((m) => m.ScreenPreviewPage))
 
 /** The lazily loaded public pages, by their id in schemas/public-pages.ts (the error page is in the main chunk). */
 const PUBLIC_PAGES: Partial<Record<PublicPageId, { preload: () => Promise<unknown> }>> = {

@@ -1,14 +1,15 @@
 import { Suspense, useMemo, type ComponentType } from 'react'
 import { Navigate, Outlet, useLocation, useRoutes, useSearchParams, type RouteObject } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
+import { isAppPage, type AppPageId } from '../../schemas/app-pages'
 import { publicPath, type PublicPageId } from '../../schemas/public-pages'
-import { toRouterPath, useLoadedManifest } from '../api/manifest'
+import { hasPermission, toRouterPath, useLoadedManifest } from '../api/manifest'
 import { AuthLayout } from '../layouts/AuthLayout'
 import { ErrorView, NotFoundPage } from '../ui/ErrorView'
 import { PageLoading } from '../ui/loading'
 import { AppErrorBoundary } from './AppErrorBoundary'
 import { NavigationWatch } from './NavigationWatch'
-import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage } from './pages'
+import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage, ScreenPreviewPage } from './pages'
 
 /** What the sign-in page fetches ahead: the signed-in app, and the recovery page its link leads to. */
 const AFTER_SIGN_IN = { signedIn: preloadSignedIn, recovery: () => RecoveryPage.preload() }
@@ -44,6 +45,21 @@ function RequireSession() {
   return <DefaultLayout />
 }
 
+/** Signed-in pages that are client code, drawn without the portal's frame (schemas/app-pages.ts). */
+const APP_PAGES: Record<AppPageId, ComponentType> = {
+  'screen-preview': ScreenPreviewPage,
+}
+
+/** An app page: a session (else sign-in with `redirect`) and its permission (else the 401 error page), then the page alone. */
+function AppPage({ route }: { route: RouteDef }) {
+  const manifest = useLoadedManifest()
+  const location = useLocation()
+  if (!manifest.authenticated) return <Navigate to={`${publicPath('login')}?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`} replace />
+  if (!hasPermission(manifest, route.permission)) return <Navigate to={`${publicPath('error')}?status=401`} replace />
+  const Page = APP_PAGES[route.screen as AppPageId]
+  return <Page />
+}
+
 function UnknownPath() {
   const location = useLocation()
   return <NotFoundPage path={location.pathname} />
@@ -51,7 +67,8 @@ function UnknownPath() {
 
 export function buildRoutes(routes: RouteDef[]): RouteObject[] {
   const publicRoutes = routes.filter((r) => r.public)
-  const protectedRoutes = routes.filter((r) => !r.public)
+  const appRoutes = routes.filter((r) => !r.public && isAppPage(r.screen))
+  const protectedRoutes = routes.filter((r) => !r.public && !isAppPage(r.screen))
   return [
     {
       element: (
@@ -75,6 +92,7 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
             { path: '*', element: <UnknownPath /> },
           ],
         },
+        ...appRoutes.map((r) => ({ path: toRouterPath(r.path), element: <AppPage route={r} /> })),
         {
           element: <RequireSession />,
           children: protectedRoutes.map((r) => ({

@@ -4,3 +4,4 @@
  */
 export { DefaultLayout } from '../layouts/DefaultLayout'
 export { RoutePage } from './RoutePage'
+export { ScreenPreviewPage } from './ScreenPreviewPage'

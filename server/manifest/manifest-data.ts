@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { RouteTable, type RouteDef } from '../../schemas/manifest'
 import { MenuDefinition, MenuFrame, type MenuEntry, type MenuFrameEntry } from '../../schemas/menu'
+import { APP_PAGES } from '../../schemas/app-pages'
 import { PUBLIC_PAGES } from '../../schemas/public-pages'
 import type { ScreenFile } from '../../schemas/screen'
 import { validatorFor } from '../lib/validate'
@@ -34,16 +35,22 @@ const fileOf = (screen: ScreenFile) => `pantalla «${screen.id}» (${screen.id}.
 
 /**
  * The route table and the default side menu, derived at boot from what each screen file
- * declares (its `routes` and `menu`), the public pages (schemas/public-pages.ts) and the menu's
+ * declares (its `routes` and `menu`), the public and app pages (schemas/public-pages.ts,
+ * schemas/app-pages.ts) and the menu's
  * sections (`frame`). A repeated path or key, an entry placed in no known section, or two
  * siblings with one order stop the start with a message naming the screen.
  */
 export function deriveManifest(screens: ReadonlyMap<string, ScreenFile>, frame: MenuFrame = loadMenuFrame(), knownBrands?: ReadonlySet<string>): ShippedManifest {
   const routes: RouteDef[] = PUBLIC_PAGES.map((p) => ({ ...p, title: { ...p.title } }))
   const byPath = new Map<string, string>(routes.map((r) => [routeKey(r.path), `página pública «${r.screen}»`]))
+  for (const page of APP_PAGES) {
+    byPath.set(routeKey(page.path), `página de la aplicación «${page.screen}»`)
+    routes.push({ ...page, title: { ...page.title } })
+  }
   const sorted = [...screens.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
   for (const screen of sorted) {
     if (PUBLIC_PAGES.some((p) => p.screen === screen.id)) throw new ManifestDataError(`${fileOf(screen)}: el id es el de una página pública.`)
+    if (APP_PAGES.some((p) => p.screen === screen.id)) throw new ManifestDataError(`${fileOf(screen)}: el id es el de una página de la aplicación.`)
     for (const r of screen.routes ?? []) {
       const taken = byPath.get(routeKey(r.path))
       if (taken) throw new ManifestDataError(`${fileOf(screen)}: la ruta ${r.path} ya es de la ${taken}.`)

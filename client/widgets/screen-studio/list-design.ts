@@ -1,0 +1,173 @@
+import type { LocalizedText } from '../../../schemas/i18n'
+import { SCREEN_SCHEMA_VERSION, type Column, type ColumnFormat, type ScreenFile, type TableNode, type Text } from '../../../schemas/screen'
+
+/**
+ * The structured editor's model of a list screen: one catalogued call drawn as a table, with
+ * its route, menu place, columns, filters and row link. It maps to a screen file and back; a
+ * screen it cannot describe (tabs, forms, widgets…) is edited as JSON instead.
+ */
+export interface ListDesign {
+  id: string
+  title: LocalizedText
+  path: string
+  permission: string | null
+  menu: { section: string; order: number; icon: string } | null
+  endpoint: string
+  /** The call answers spec §7 pages (`Items`, `TotalCount`) rather than every row at once. */
+  paged: boolean
+  dataKey: string
+  columns: ColumnDesign[]
+  /** Where a row leads: a screen and, per route parameter, the row field that fills it. */
+  rowLink: { screen: string; params: Record<string, string> } | null
+}
+
+export interface ColumnDesign {
+  field: string
+  header: LocalizedText
+  format: StudioFormat
+  sortable: boolean
+  filter: boolean
+  /** Badge by value: each value's label and colour. */
+  badges: { value: string; label: string; severity: BadgeSeverity }[]
+}
+
+/** The formats the structured editor offers (the schema has more; JSON reaches them all). */
+export const STUDIO_FORMATS = ['text', 'date', 'money', 'energy', 'badge', 'integer', 'number', 'boolean', 'code'] as const satisfies readonly ColumnFormat[]
+export type StudioFormat = (typeof STUDIO_FORMATS)[number]
+export const BADGE_SEVERITIES = ['success', 'info', 'warning', 'danger', 'secondary'] as const
+export type BadgeSeverity = (typeof BADGE_SEVERITIES)[number]
+
+const TABLE_ID = 'lista'
+
+const SCREEN_KEYS = ['schemaVersion', 'id', 'title', 'routes', 'menu', 'root']
+const MENU_KEYS = ['section', 'key', 'order', 'icon']
+const ROUTE_KEYS = ['path', 'permission']
+const PAGE_KEYS = ['type', 'title', 'children']
+const TABLE_KEYS = ['type', 'id', 'source', 'dataKey', 'columns', 'urlState', 'rowLink']
+const SOURCE_KEYS = ['endpoint', 'paged']
+const COLUMN_KEYS = ['field', 'header', 'format', 'sortable', 'filter', 'badges', 'align']
+const FILTER_KEYS = ['type', 'options']
+
+const onlyKeys = (value: object, allowed: readonly string[]) => Object.keys(value).every((k) => allowed.includes(k))
+
+const textOf = (t: Text | undefined, fallback: string): LocalizedText => (t === undefined ? { es: fallback } : typeof t === 'string' ? { es: t } : { es: t.es, ...(t.en ? { en: t.en } : {}) })
+
+/** A field name as a first header: `FechaAlta` → "Fecha alta", `kWhP1` stays. */
+export function headerFromField(field: string): string {
+  const words = field
+    .replace(/([a-záéíóúñ])([A-ZÁÉÍÓÚÑ])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .trim()
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase()
+}
+
+/** What a sample value suggests a column shows. */
+export function formatFromValue(field: string, value: unknown): StudioFormat {
+  if (typeof value === 'boolean') return 'boolean'
+  if (typeof value === 'number') return /importe|precio|total|coste|euros?$/i.test(field) ? 'money' : /kwh|consumo|energia/i.test(field) ? 'energy' : Number.isInteger(value) ? 'integer' : 'number'
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return 'date'
+  return 'text'
+}
+
+/**
+ * Columns proposed from a sample row of the call's real answer: scalar fields only (a list or an
+ * object inside a row is not a column of its own), sortable and filterable as the catalogue says.
+ */
+export function proposeColumns(row: Record<string, unknown>, list: { sortable: string[]; filterable: string[] } | null): ColumnDesign[] {
+  return Object.entries(row)
+    .filter(([, v]) => v === null || ['string', 'number', 'boolean'].includes(typeof v))
+    .map(([field, v]) => ({
+      field,
+      header: { es: headerFromField(field) },
+      format: formatFromValue(field, v),
+      sortable: list ? list.sortable.includes(field) : true,
+      filter: list ? list.filterable.includes(field) : false,
+      badges: [],
+    }))
+}
+
+/** The key a row is known by: `Id`, `Codigo…`, else the first column. */
+export function proposeDataKey(columns: readonly ColumnDesign[]): string {
+  return (columns.find((c) => c.field === 'Id') ?? columns.find((c) => /^(Codigo|Id)/.test(c.field)) ?? columns[0])?.field ?? 'Id'
+}
+
+/** A new, empty design for a call. */
+export function newListDesign(id: string, title: LocalizedText, path: string): ListDesign {
+  return { id, title, path, permission: null, menu: null, endpoint: '', paged: true, dataKey: 'Id', columns: [], rowLink: null }
+}
+
+const column = (c: ColumnDesign): Column => {
+  const out: Column = { field: c.field, header: c.header, format: c.format }
+  if (c.sortable) out.sortable = true
+  if (c.filter) out.filter = { type: c.format === 'badge' && c.badges.length > 0 ? 'select' : c.format === 'date' ? 'dateRange' : 'text', ...(c.format === 'badge' && c.badges.length > 0 ? { options: c.badges.map((b) => ({ value: b.value, label: b.label || b.value })) } : {}) }
+  if (c.format === 'badge' && c.badges.length > 0) out.badges = Object.fromEntries(c.badges.map((b) => [b.value, { ...(b.label ? { label: b.label } : {}), severity: b.severity }]))
+  if (c.format === 'money' || c.format === 'energy' || c.format === 'integer' || c.format === 'number') out.align = 'right'
+  return out
+}
+
+/** The screen file of a design. */
+export function screenOfDesign(d: ListDesign): ScreenFile {
+  const table: TableNode = {
+    type: 'table',
+    id: TABLE_ID,
+    source: { endpoint: d.endpoint, ...(d.paged ? {} : { paged: false }) },
+    dataKey: d.dataKey,
+    columns: d.columns.map(column),
+    urlState: true,
+    ...(d.rowLink ? { rowLink: { screen: d.rowLink.screen, params: Object.fromEntries(Object.entries(d.rowLink.params).map(([k, f]) => [k, `{row.${f}}`])) } as unknown as string } : {}),
+  }
+  return {
+    schemaVersion: SCREEN_SCHEMA_VERSION,
+    id: d.id,
+    title: d.title,
+    routes: [{ path: d.path, ...(d.permission ? { permission: d.permission } : {}) }],
+    ...(d.menu ? { menu: { section: d.menu.section, key: d.id, order: d.menu.order, icon: d.menu.icon } } : {}),
+    root: { type: 'page', title: d.title, children: [table] },
+  } as ScreenFile
+}
+
+/**
+ * The design of a screen, when the structured editor can describe it: a page holding exactly one
+ * table over a call, with the options this editor offers. Null otherwise (edit it as JSON).
+ */
+export function designOfScreen(screen: ScreenFile): ListDesign | null {
+  // Whatever this model does not hold would be lost on the way back: such screens are JSON's.
+  if (!onlyKeys(screen, SCREEN_KEYS) || (screen.menu && !onlyKeys(screen.menu, MENU_KEYS))) return null
+  const root = screen.root
+  if (root.type !== 'page' || root.children.length !== 1 || !onlyKeys(root, PAGE_KEYS)) return null
+  const table = root.children[0]!
+  if (table.type !== 'table' || !table.source.endpoint || !onlyKeys(table, TABLE_KEYS) || !onlyKeys(table.source, SOURCE_KEYS)) return null
+  const route = screen.routes?.[0]
+  if (!route || (screen.routes?.length ?? 0) > 1 || !onlyKeys(route, ROUTE_KEYS)) return null
+  const columns: ColumnDesign[] = []
+  for (const c of table.columns) {
+    if (!onlyKeys(c, COLUMN_KEYS) || (c.filter && !onlyKeys(c.filter, FILTER_KEYS))) return null
+    if (!(STUDIO_FORMATS as readonly string[]).includes(c.format ?? 'text')) return null
+    columns.push({
+      field: c.field,
+      header: textOf(c.header, c.field),
+      format: (c.format ?? 'text') as StudioFormat,
+      sortable: !!c.sortable,
+      filter: !!c.filter,
+      badges: Object.entries(c.badges ?? {}).map(([value, b]) => ({ value, label: b.label === undefined ? '' : typeof b.label === 'string' ? b.label : b.label.es, severity: (BADGE_SEVERITIES as readonly string[]).includes(b.severity ?? '') ? (b.severity as BadgeSeverity) : 'info' })),
+    })
+  }
+  const link = table.rowLink as unknown
+  let rowLink: ListDesign['rowLink'] = null
+  if (link && typeof link === 'object') {
+    const target = link as { screen: string; params?: Record<string, string> }
+    rowLink = { screen: target.screen, params: Object.fromEntries(Object.entries(target.params ?? {}).map(([k, v]) => [k, /^\{row\.([^}]+)\}$/.exec(v)?.[1] ?? v])) }
+  } else if (typeof link === 'string') return null
+  return {
+    id: screen.id,
+    title: textOf(screen.title, screen.id),
+    path: route.path,
+    permission: route.permission ?? null,
+    menu: screen.menu ? { section: screen.menu.section, order: screen.menu.order, icon: screen.menu.icon ?? 'pi pi-list' } : null,
+    endpoint: table.source.endpoint,
+    paged: table.source.paged !== false,
+    dataKey: table.dataKey,
+    columns,
+    rowLink,
+  }
+}
