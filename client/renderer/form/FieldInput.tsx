@@ -33,7 +33,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
   const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-required': field.required || undefined, disabled: field.disabled }
   const placeholder = field.placeholder ? l(field.placeholder) : undefined
 
-  switch (field.type) {
+  switch (field.input) {
     case 'password':
       return (
         <PasswordInput
@@ -133,13 +133,13 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
       return (
         <InputText
           {...common}
-          type={field.type === 'email' ? 'email' : 'text'}
+          type={field.input === 'email' ? 'email' : 'text'}
           value={(value as string) ?? ''}
           onChange={(e) => onChange(e.target.value)}
           onBlur={onBlur}
           invalid={invalid}
           placeholder={placeholder}
-          autoComplete={field.autoComplete ?? (field.type === 'email' ? 'email' : 'off')}
+          autoComplete={field.autoComplete ?? (field.input === 'email' ? 'email' : 'off')}
           maxLength={field.maxLength}
         />
       )

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import type { CallSpec, Field } from '../../../schemas/screen'
 import { api, ApiError, send } from '../../api/client'
-import { reportError } from '../../api/errors'
+import { reportError, type CallerText } from '../../api/errors'
 import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { describedBy as describe } from '../../ui/described-by'
@@ -19,7 +19,7 @@ export interface FieldRowProps {
   error: string | undefined
   ctx: TemplateContext
   /** The form's explicit toast area, if any; `lastArea` only where the endpoint catalogue names none either. */
-  area: string | undefined
+  area: CallerText | undefined
   lastArea: string
   onChange: (v: unknown) => void
   onBlur: () => void
@@ -105,7 +105,7 @@ export function FieldRow(props: FieldRowProps) {
       label={l(field.label)}
       required={field.required}
       wide={field.wide}
-      check={field.type === 'checkbox'}
+      check={field.input === 'checkbox'}
       notes={notes}
       error={message}
       hint={field.help ? l(field.help) : undefined}
@@ -116,7 +116,7 @@ export function FieldRow(props: FieldRowProps) {
 }
 
 /** Looks a valid value up once (an existing client) and fills the mapped fields from the answer. */
-function useLookup(field: Field, value: string | null, area: string | undefined, lastArea: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
+function useLookup(field: Field, value: string | null, area: CallerText | undefined, lastArea: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
   const { l } = useI18n()
   const t = useMessages(messages)
   // The answer is kept, not its text: the text is written at render time, in the language of the moment.
@@ -125,7 +125,7 @@ function useLookup(field: Field, value: string | null, area: string | undefined,
   const spec = field.lookup
   // What the answer leads to reads the latest props; only the looked-up value starts a lookup.
   const fillFrom = useEffectEvent((values: Record<string, unknown>) => onFill(values))
-  const reportFailure = useEffectEvent((err: unknown, errorArea: string | undefined, errorMessage: string | undefined) =>
+  const reportFailure = useEffectEvent((err: unknown, errorArea: CallerText | undefined, errorMessage: CallerText | undefined) =>
     reportError(errorArea ?? area, err, errorMessage, { area: lastArea, message: messageIn(messages, 'lookup.error') }),
   )
   useEffect(() => {

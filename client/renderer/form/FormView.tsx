@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, send } from '../../api/client'
-import { reportError, useFailureText } from '../../api/errors'
+import { reportError, useFailureText, type CallerText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { showToast } from '../../api/toast'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -30,14 +30,14 @@ interface FormViewProps {
   onDone?: () => void
   onReveal?: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
   /** Toast title and message the action that opened the form gives explicitly, when the form names none. */
-  fallbackArea?: string
-  fallbackMessage?: string
+  fallbackArea?: CallerText
+  fallbackMessage?: CallerText
   /** The opening action's label: its toasts' title only where no area is given and the endpoint catalogue names none. */
   lastArea?: string
 }
 
 function emptyValue(f: Field): unknown {
-  return f.type === 'checkbox' ? false : f.type === 'multiselect' || f.type === 'file' ? [] : null
+  return f.input === 'checkbox' ? false : f.input === 'multiselect' || f.input === 'file' ? [] : null
 }
 
 function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, map: Record<string, string> | undefined): Record<string, unknown> {
@@ -105,8 +105,8 @@ function FormBody({
   area,
   draft,
   lastArea,
-}: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: string | undefined; lastArea: string; draft: SavedDraft | null }) {
-  const { l, t, lang } = useI18n()
+}: FormViewProps & { ctx: TemplateContext & { screenId?: string }; loaded: unknown; area: CallerText | undefined; lastArea: string; draft: SavedDraft | null }) {
+  const { l, t } = useI18n()
   const tf = useMessages(messages)
   const client = useQueryClient()
   const navigate = useNavigate()
@@ -258,8 +258,7 @@ function FormBody({
       className={`screen-form ${form.columns === 2 ? 'screen-form--two' : ''} ${inDialog ? '' : 'card'} ${steps ? 'screen-form--steps' : ''}`}
       onSubmit={(e) => void submit(e)}
       noValidate
-      // An area is Spanish only (a plain string of the screen): in English the form is named by its last-resort title.
-      aria-label={form.title ? l(form.title) : lang === 'es' && area ? area : lastArea}
+      aria-label={form.title ? l(form.title) : area ? l(area) : lastArea}
     >
       {!inDialog && form.title && <h2 className="screen-form__title">{l(form.title)}</h2>}
       {draftNotice && restored && (

@@ -47,7 +47,7 @@ function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
 
 /** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and saved filters. */
 export function TableNodeView({ node }: { node: TableNode }) {
-  const { l, lang } = useI18n()
+  const { l } = useI18n()
   const t = useMessages(messages)
   const tr = useMessages(rendererMessages)
   const ctx = useRenderContext()
@@ -62,9 +62,8 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const paged = node.source.paged !== false && !fromData
   // The table's own title, else the screen's: the last-resort title of its toasts (the screen's errorArea, then the catalogue's area, come first).
   const title = useScreenTitle(node.title) || ctx.screenId
-  // An untitled table is named by the screen's explicit area where it gives one; an area is
-  // Spanish only (a plain string of the screen), so in English the translated title names it.
-  const tableName = node.title ? title : lang === 'es' && node.errorArea ? node.errorArea : title
+  // An untitled table is named by the screen's explicit area where it gives one, in the user's language.
+  const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
 
   const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
   const baseParams = resolveParams(node.source.params, ctx)
@@ -109,7 +108,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
     try {
       const file = await api.download(`/${fill(node.export.endpoint, ctx, true)}`, {
         params: { ...resolveParams(node.export.params, ctx), ...exportParams(node, state) },
-        fallbackName: node.export.fileName ?? `${node.id}.xlsx`,
+        fallbackName: node.export.fileName ? l(node.export.fileName) : `${node.id}.xlsx`,
       })
       saveFile(file)
     } catch (err) {
@@ -172,7 +171,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
               onSave={async (name) => {
                 const rest = (prefs.value?.filters ?? []).filter((f) => f.name !== name)
                 await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
-                notifySuccess(node.errorArea ?? title, t('saved.done', { name }))
+                notifySuccess(node.errorArea ? l(node.errorArea) : title, t('saved.done', { name }))
               }}
               onDelete={async (name) => prefs.save({ ...prefs.value, filters: (prefs.value?.filters ?? []).filter((f) => f.name !== name) })}
             />

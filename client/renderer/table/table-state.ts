@@ -113,7 +113,7 @@ export function localPage(node: TableNode, rows: Record<string, unknown>[], stat
   let out = rows.filter((row) =>
     Object.entries(state.filters).every(([field, q]) => {
       const col = columnOf(node, field)
-      return !q || !col?.filter || matchesFilter(getPath(row, field), q, col.filter.type)
+      return !q || !col?.filter || matchesFilter(getPath(row, field), q, col.filter.input)
     }),
   )
   if (state.sort) {
