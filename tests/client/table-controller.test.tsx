@@ -104,6 +104,14 @@ describe('useTableController', () => {
     expect(result.current.table.rowHref(contract(1))).toBe('/soluciones/contratos/EV-2026-000001')
   })
 
+  it('says when the data could not be loaded, with no rows rather than stale ones', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (input: string) => (input.startsWith('/api/contract') ? new Response('', { status: 503 }) : Response.json([]))))
+    const { result } = harness('/contratos')
+    await waitFor(() => expect(result.current.table.failed).toBe(true))
+    expect(result.current.table.rows).toEqual([])
+    expect(result.current.table.total).toBe(0)
+  })
+
   it('writes paging, sorting and filtering to the URL, back to the first page on a new sort or filter', async () => {
     const { fetchMock } = upstream()
     vi.stubGlobal('fetch', fetchMock)
