@@ -10,6 +10,13 @@ export interface TableState {
   filters: Record<string, string>
 }
 
+/** Filters and sort the user keeps under a name (a server-side preference). */
+export interface SavedFilter {
+  name: string
+  filters: TableState['filters']
+  sort: TableState['sort']
+}
+
 export const DEFAULT_PAGE_SIZE = 10
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100]
 
