@@ -23,7 +23,7 @@ const SPANISH_WORDS = new Set(
     'siguiente', 'anterior', 'datos', 'sin', 'resultados', 'cargando', 'limpiar', 'aplicar', 'eliminar', 'borrar', 'editar', 'ver',
     'descargar', 'enviar', 'entrar', 'salir', 'aceptar', 'seleccionar', 'todos', 'todas', 'ninguno', 'hoy', 'ayer', 'desde', 'hasta',
     'fecha', 'estado', 'nombre', 'usuario', 'usuarios', 'contratos', 'facturas', 'inicio', 'de', 'del', 'los', 'las', 'para', 'con',
-    'por', 'una', 'uno', 'el', 'la', 'las',
+    'por', 'una', 'uno', 'el', 'la',
   ],
 )
 /** Letters and marks English never uses. */
@@ -149,6 +149,7 @@ test('in English, the sign-in pages show no Spanish', async ({ page }) => {
   for (const route of pages) {
     await page.goto(route.path)
     await settle(page)
+    await expect(page.locator('html'), route.path).toHaveAttribute('lang', 'en')
     const spanish = spanishIn(await pageTexts(page), BRAND_NAMES)
     if (spanish.length) report.push(`${route.path}:\n  ${spanish.join('\n  ')}`)
   }
