@@ -57,7 +57,7 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
         pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
         emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('tree.empty')}
         nodeTemplate={(n) => (
-          <span className="tree-label">
+          <span className="tree-label" translate="no">
             <span>{n.label}</span>
             {node.detail && <small className="tree-label__detail">{fill(l(node.detail), { row: n.data as Item })}</small>}
           </span>
