@@ -2,9 +2,13 @@ import Type from 'typebox'
 import { DraftKey } from './draft'
 import { ScreenRoute } from './manifest'
 import { MenuPlacement } from './menu'
+import type { NodeTypeName } from './screen-node-types'
+
+export { NODE_TYPES, isNodeType, type NodeTypeName } from './screen-node-types'
 
 /**
- * A screen is data: a tree of nodes discriminated by `type`, served by the BFF as JSON and
+ * A screen is data: a tree of nodes discriminated by `type` (fields and filters say their kind
+ * with `input`, so the two never share a key), served by the BFF as JSON and
  * drawn by the client's one generic renderer. Texts are Spanish, optionally with English.
  *
  * Templates: strings may hold `{path}` placeholders resolved against the node's context —
@@ -14,8 +18,12 @@ import { MenuPlacement } from './menu'
  * just made). A string that is exactly one placeholder keeps the value's type.
  */
 
-/** The current version of the screen file format; the loader upgrades older files. */
-export const SCREEN_SCHEMA_VERSION = 1
+/**
+ * The current version of the screen file format; the loader upgrades older files
+ * (server/screens/screen-loader.ts, SCREEN_MIGRATIONS). 2: fields and filters name their kind
+ * with `input` instead of `type`.
+ */
+export const SCREEN_SCHEMA_VERSION = 2
 
 export const Text = Type.Union([Type.String({ minLength: 1 }), Type.Object({ es: Type.String({ minLength: 1 }), en: Type.Optional(Type.String()) }, { additionalProperties: false })])
 export type Text = Type.Static<typeof Text>
@@ -56,8 +64,8 @@ export const OptionSource = Type.Object(
     path: Type.Optional(Type.String()),
     valueField: Type.String(),
     labelField: Type.String(),
-    /** Label template using fields of the item, e.g. "{Codigo} — {Nombre}". */
-    labelTemplate: Type.Optional(Type.String()),
+    /** Label template using fields of the item, e.g. "{Codigo} — {Nombre}", in the user's language. */
+    labelTemplate: Type.Optional(Text),
     /** Drop items whose label field is missing or empty (e.g. provinces without Nombre). */
     requireLabel: Type.Optional(Type.Boolean()),
     /** Sort by label with Spanish collation. */
@@ -97,10 +105,10 @@ export const AfterSpec = Type.Object(
 )
 export type AfterSpec = Type.Static<typeof AfterSpec>
 
-/** Where errors of a call go: the toast title (area) and the call's own message (spec §8). */
+/** Where errors of a call go: the toast title (area) and the call's own message (spec §8), in the user's language. */
 const ErrorSpec = {
-  errorArea: Type.Optional(Type.String({ minLength: 1 })),
-  errorMessage: Type.Optional(Type.String({ minLength: 1 })),
+  errorArea: Type.Optional(Text),
+  errorMessage: Type.Optional(Text),
 }
 
 // ── form ────────────────────────────────────────────────────────────────────
@@ -112,7 +120,8 @@ export const Field = Type.Object(
   {
     name: Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_.]*$' }),
     label: Text,
-    type: FieldType,
+    /** The kind of input (`input`, not `type`: that key names a node). */
+    input: FieldType,
     required: Type.Optional(Type.Boolean()),
     minLength: Type.Optional(Type.Integer({ minimum: 0 })),
     maxLength: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -135,7 +144,7 @@ export const Field = Type.Object(
           fill: Type.Record(Type.String(), Type.String()),
           /** Shown when found (template over the answer as {result.X}). */
           found: Text,
-          ...{ errorArea: Type.Optional(Type.String()), errorMessage: Type.Optional(Type.String()) },
+          ...ErrorSpec,
         },
         { additionalProperties: false },
       ),
@@ -193,7 +202,8 @@ export type ColumnFormat = Type.Static<typeof ColumnFormat>
 
 export const ColumnFilter = Type.Object(
   {
-    type: Type.Enum(['text', 'select', 'multiselect', 'dateRange', 'numberRange', 'boolean']),
+    /** The kind of filter (`input`, not `type`: that key names a node). */
+    input: Type.Enum(['text', 'select', 'multiselect', 'dateRange', 'numberRange', 'boolean']),
     options: Type.Optional(Options),
     /** Column name the upstream filters on, when not the column's field. */
     column: Type.Optional(Type.String()),
@@ -366,7 +376,7 @@ export const Screen = Type.Cyclic(
           columns: Type.Array(Column, { minItems: 1 }),
           defaultSort: Type.Optional(Type.Object({ field: Type.String(), order: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }, { additionalProperties: false })),
           pageSizes: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 500 }))),
-          export: Type.Optional(Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), fileName: Type.Optional(Type.String()), ...ErrorSpec }, { additionalProperties: false })),
+          export: Type.Optional(Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), fileName: Type.Optional(Text), ...ErrorSpec }, { additionalProperties: false })),
           rowLink: Type.Optional(Type.String({ pattern: '^/' })),
           rowActions: Type.Optional(Type.Array(Type.Ref('Action'))),
           bulkActions: Type.Optional(Type.Array(Type.Ref('Action'))),
@@ -449,10 +459,10 @@ export const Screen = Type.Cyclic(
           source: Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), path: Type.Optional(Type.String()) }, { additionalProperties: false }),
           childrenField: Type.String(),
           keyField: Type.String(),
-          /** Label template over each node's fields, e.g. "{Codigo} — {Nombre}". */
-          label: Type.String(),
-          /** Smaller text after the label (template). */
-          detail: Type.Optional(Type.String()),
+          /** Label template over each node's fields, e.g. "{Codigo} — {Nombre}", in the user's language. */
+          label: Text,
+          /** Smaller text after the label (template), in the user's language. */
+          detail: Type.Optional(Text),
           /** Open every level at first. */
           expanded: Type.Optional(Type.Boolean()),
           emptyMessage: Type.Optional(Text),
@@ -500,6 +510,11 @@ export type LinksNode = Extract<ScreenNode, { type: 'links' }>
 export type WidgetNode = Extract<ScreenNode, { type: 'widget' }>
 export type TreeNode = Extract<ScreenNode, { type: 'tree' }>
 export type NodeType = ScreenNode['type']
+
+// The node union and the one list of node types say the same: a type added to one and not the other fails here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const nodeTypesMatch: Same<NodeType, NodeTypeName> = true
+void nodeTypesMatch
 
 /**
  * A link to another screen by its id rather than its path, where a screen file writes a path

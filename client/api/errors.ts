@@ -1,8 +1,15 @@
 import { useEffect, useState } from 'react'
-import { getLanguage, translate } from '../i18n/i18n'
+import type { LocalizedText } from '../../schemas/i18n'
+import { getLanguage, localized, translate } from '../i18n/i18n'
 import { callErrorSpec, errorSpecOf, loadedErrorSpec, type ErrorSpec } from './call-catalogue'
 import { ApiError } from './client'
 import { notifyError } from './toast'
+
+/** A text a caller gives a toast: plain, or Spanish with its English (a screen's errorArea/errorMessage). */
+export type CallerText = string | LocalizedText
+
+/** A caller's text in the current language, read when it is shown. */
+const shown = (text: CallerText | undefined) => (text === undefined ? undefined : localized(text))
 
 /** The default failure text (spec §8), in the interface's language. */
 export function defaultErrorMessage(): string {
@@ -42,8 +49,10 @@ function compose(area: string | undefined, server: string | null, message: strin
  * are what the caller deliberately says (a screen's errorArea/errorMessage, a widget's own);
  * left out, the endpoint catalogue speaks for the failed call. 401s are the session's, not toasted.
  */
-export function reportError(area: string | undefined, err: unknown, message?: string, lastResort: LastResort = {}): void {
+export function reportError(areaText: CallerText | undefined, err: unknown, messageText?: CallerText, lastResort: LastResort = {}): void {
   if (err instanceof ApiError && err.status === 401) return
+  const area = shown(areaText)
+  const message = shown(messageText)
   if ((err as Error)?.name === 'AbortError') return
   const server = err instanceof ApiError && err.serverMessage ? err.serverMessage : null
   // Nothing left for the catalogue to say (or no call to look up): shown at once, its chunk not fetched.
@@ -61,8 +70,8 @@ export function reportError(area: string | undefined, err: unknown, message?: st
  * Hands `show` the title of a toast about a call (a success after it): the caller's area at
  * once, else the catalogue's area for the call, else the last resort — as its failures are titled.
  */
-export function withCallArea(area: string | undefined, method: string, path: string, lastResort: string, show: (title: string) => void): void {
-  if (area) return show(area)
+export function withCallArea(area: CallerText | undefined, method: string, path: string, lastResort: string, show: (title: string) => void): void {
+  if (area) return show(localized(area))
   void callErrorSpec(method, path).then((spec) => show(spec?.area ?? lastResort))
 }
 
@@ -71,7 +80,8 @@ export function withCallArea(area: string | undefined, method: string, path: str
  * message, else the catalogue's for the failed call, else the last resort. Null for the moment
  * the catalogue is still being read, so a wrong text is never announced first.
  */
-export function useFailureText(err: unknown, message: string | undefined, lastResort: string): string | null {
+export function useFailureText(err: unknown, messageText: CallerText | undefined, lastResort: string): string | null {
+  const message = shown(messageText)
   const call = err instanceof ApiError ? err : null
   const [found, setFound] = useState<{ err: ApiError; spec: ErrorSpec | null } | null>(null)
   const spec = !call || message ? null : found?.err === call ? found.spec : loadedErrorSpec(call.method, call.path)

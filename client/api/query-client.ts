@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient, type QueryKey } from '@tanstack/react-query'
-import { reportError } from './errors'
+import { localized } from '../i18n/i18n'
+import { reportError, type CallerText } from './errors'
 import { notifySuccess } from './toast'
 
 /** What a query or mutation tells the app about itself: where its errors go and what it refreshes. */
@@ -7,9 +8,9 @@ export interface CallMeta extends Record<string, unknown> {
   /** Failures are toasted (spec §8), titled and worded by the endpoint catalogue's entry for the failed call. */
   reportErrors?: boolean
   /** Toast title on failure, when the caller deliberately names its own area (implies reportErrors). */
-  errorArea?: string
+  errorArea?: CallerText
   /** The caller's own failure message, used when the server sends none (implies reportErrors). */
-  errorMessage?: string
+  errorMessage?: CallerText
   /** Title and message only for a call the catalogue does not know (a `/bff/*` path), e.g. a node's title. */
   fallbackArea?: string
   fallbackMessage?: string
@@ -40,7 +41,7 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (err, _vars, _ctx, mutation) => report(err, mutation.meta),
       onSuccess: async (_data, _vars, _ctx, mutation) => {
-        if (mutation.meta?.successMessage) notifySuccess(mutation.meta.errorArea ?? 'Portal', mutation.meta.successMessage)
+        if (mutation.meta?.successMessage) notifySuccess(localized(mutation.meta.errorArea ?? 'Portal'), mutation.meta.successMessage)
         for (const key of mutation.meta?.invalidates ?? []) await client.invalidateQueries({ queryKey: key })
       },
     }),

@@ -1,6 +1,7 @@
 import { Skeleton } from 'primereact/skeleton'
 import { Suspense, useMemo, type Key } from 'react'
 import type { ScreenNode } from '../../schemas/screen'
+import { isNodeType } from '../../schemas/screen-node-types'
 import { useI18n, useMessages } from '../i18n/i18n'
 import { ErrorState, LoadingBlock } from '../ui/states'
 import { messages } from './messages'
@@ -30,7 +31,7 @@ export function ScreenRenderer({ node, widgets = NO_WIDGETS }: { node: ScreenNod
  */
 function NodeView({ node }: { node: ScreenNode }) {
   const type = (node as { type?: unknown }).type
-  const Component = typeof type === 'string' ? NODE_REGISTRY[type] : undefined
+  const Component = isNodeType(type) ? NODE_REGISTRY[type] : undefined
   if (!Component) return <UnknownNode type={String(type)} />
   return (
     <Suspense fallback={<NodeLoading />}>

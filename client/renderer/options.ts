@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Option, OptionSource } from '../../schemas/screen'
 import { api } from '../api/client'
-import { localized, useI18n } from '../i18n/i18n'
+import type { Language } from '../../schemas/i18n'
+import { getLanguage, localized, useI18n } from '../i18n/i18n'
 import { fill, getPath, lookup, resolveParams, type TemplateContext } from './template'
 
 export interface ResolvedOption {
@@ -12,14 +13,14 @@ export interface ResolvedOption {
 
 const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true })
 
-/** Items of an option source: optionally dropping those without a label, sorted in Spanish order. */
-export function toOptions(items: unknown, source: OptionSource): ResolvedOption[] {
+/** Items of an option source: optionally dropping those without a label, sorted in Spanish order; labels in `lang`. */
+export function toOptions(items: unknown, source: OptionSource, lang: Language = getLanguage()): ResolvedOption[] {
   const list = Array.isArray(items) ? items : []
   let out = list
     .filter((item) => !source.requireLabel || (typeof getPath(item, source.labelField) === 'string' && String(getPath(item, source.labelField)).trim() !== ''))
     .map((item) => ({
       value: getPath(item, source.valueField) as string | number,
-      label: source.labelTemplate ? fill(source.labelTemplate, { row: item as Record<string, unknown> }) : String(getPath(item, source.labelField) ?? ''),
+      label: source.labelTemplate ? fill(localized(source.labelTemplate, lang), { row: item as Record<string, unknown> }) : String(getPath(item, source.labelField) ?? ''),
     }))
   if (source.sortByLabel) out = [...out].sort((a, b) => collator.compare(a.label, b.label))
   return out
@@ -39,7 +40,7 @@ export function useOptions(options: Option[] | OptionSource | undefined, ctx: Te
   })
   if (!options) return { options: [], loading: false }
   if (Array.isArray(options)) return { options: options.map((o) => ({ value: o.value, label: localized(o.label, lang), severity: o.severity })), loading: false }
-  if (source?.from) return { options: toOptions(lookup(ctx, source.from), source), loading: false }
+  if (source?.from) return { options: toOptions(lookup(ctx, source.from), source, lang), loading: false }
   const items = source?.path ? getPath(query.data, source.path) : query.data
-  return { options: query.isError ? [] : toOptions(items, source!), loading: query.isPending }
+  return { options: query.isError ? [] : toOptions(items, source!, lang), loading: query.isPending }
 }

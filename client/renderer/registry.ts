@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
-import type { ScreenNode } from '../../schemas/screen'
+import type { NodeTypeName, ScreenNode } from '../../schemas/screen'
+import { visitNodes } from '../../schemas/screen-walk'
 import { lazyComponent } from '../ui/lazy-component'
 import type { WidgetRegistry } from './node-renderer'
 import { ActionNodeView } from './nodes/ActionNode'
@@ -9,7 +10,7 @@ import { PageNodeView } from './nodes/PageNode'
 import { WidgetNodeView } from './nodes/WidgetNode'
 
 /** The view of each node type, typed by the node it draws. */
-type NodeViews = { [T in ScreenNode['type']]: ComponentType<{ node: Extract<ScreenNode, { type: T }> }> }
+type NodeViews = { [T in NodeTypeName]: ComponentType<{ node: Extract<ScreenNode, { type: T }> }> }
 
 /**
  * The heavy node views (PrimeReact DataTable, Calendar, MultiSelect, Tree, TabView…) are their
@@ -34,10 +35,11 @@ const VIEWS: NodeViews = {
 }
 
 /**
- * The one registry: node `type` → component. A new node type is added here and in schemas/screen.ts.
- * Looked up by a type read from the screen's JSON, which may name one this build does not know.
+ * The one registry: node `type` → component. A new node type is added here and in
+ * schemas/screen-node-types.ts (the one list, which schemas/screen.ts is checked against).
+ * Looked up by a type read from the screen's JSON once `isNodeType` says this build knows it.
  */
-export const NODE_REGISTRY = VIEWS as Partial<Record<string, ComponentType<{ node: ScreenNode }>>>
+export const NODE_REGISTRY = VIEWS as Record<NodeTypeName, ComponentType<{ node: ScreenNode }>>
 
 /**
  * Loads the code a screen will draw (its lazy node views and widgets) before it is drawn: a
@@ -47,14 +49,9 @@ export const NODE_REGISTRY = VIEWS as Partial<Record<string, ComponentType<{ nod
 export function preloadScreenCode(root: ScreenNode, widgets: WidgetRegistry): Promise<unknown> {
   const loads: Promise<unknown>[] = []
   const lazyViews: Record<string, { preload: () => Promise<unknown> } | undefined> = LAZY_VIEWS
-  const visit = (value: unknown) => {
-    if (Array.isArray(value)) return value.forEach(visit)
-    if (!value || typeof value !== 'object') return
-    const node = value as { type?: unknown; name?: unknown }
-    if (node.type === 'widget' && typeof node.name === 'string') loads.push(widgets[node.name]?.preload() ?? Promise.resolve())
-    else if (typeof node.type === 'string') loads.push(lazyViews[node.type]?.preload() ?? Promise.resolve())
-    Object.values(value).forEach(visit)
-  }
-  visit(root)
+  visitNodes(root, (node) => {
+    if (node.type === 'widget') loads.push(widgets[node.name]?.preload() ?? Promise.resolve())
+    else loads.push(lazyViews[node.type]?.preload() ?? Promise.resolve())
+  })
   return Promise.all(loads)
 }

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../../schemas/manifest'
 import type { ScreenFile } from '../../schemas/screen'
+import { rewriteValues } from '../../schemas/screen-walk'
 
 const ACTION_LISTS = new Set(['actions', 'rowActions', 'bulkActions'])
 
@@ -17,24 +18,15 @@ export function screenForUser(screen: ScreenFile, permissions: ReadonlySet<strin
     const route = routes.find((r) => r.path.toLowerCase() === path)
     return !route?.permission || permissions.has(route.permission)
   }
-  const prune = (value: unknown): unknown => {
-    if (Array.isArray(value)) {
-      return value
-        .filter((item) => !(isNode(item, 'action') && !allowed((item as { action: { permission?: string } }).action)))
-        .map(prune)
-    }
-    if (!value || typeof value !== 'object') return value
-    const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) {
-      if (ACTION_LISTS.has(k) && Array.isArray(v)) out[k] = v.filter((a) => allowed(a as { permission?: string })).map(prune)
-      else if (k === 'items' && isNode(value, 'links') && Array.isArray(v)) out[k] = v.filter((i) => routeAllowed((i as { to: string }).to))
-      else out[k] = prune(v)
-    }
-    return out
-  }
   // Its routes and menu place are the manifest's business (already derived), not the renderer's.
   const { routes: _routes, menu: _menu, ...drawn } = screen
-  return prune(structuredClone(drawn)) as ScreenFile
+  return rewriteValues(drawn, (value, at) => {
+    if (!Array.isArray(value)) return undefined
+    let kept = value.filter((item) => !(isNode(item, 'action') && !allowed((item as { action: { permission?: string } }).action)))
+    if (typeof at.key === 'string' && ACTION_LISTS.has(at.key)) kept = kept.filter((a) => allowed(a as { permission?: string }))
+    else if (at.key === 'items' && isNode(at.parent, 'links')) kept = kept.filter((i) => routeAllowed((i as { to: string }).to))
+    return kept
+  }) as ScreenFile
 }
 
 function isNode(value: unknown, type: string): boolean {

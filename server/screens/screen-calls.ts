@@ -1,6 +1,7 @@
 import { PAGING_PARAMS } from '../../schemas/catalogue/paging'
 import { callName, type CallIndex } from '../../schemas/catalogue/match'
 import type { ScreenFile } from '../../schemas/screen'
+import { SKIP, visitValues } from '../../schemas/screen-walk'
 
 /**
  * A screen may call only what the endpoint catalogue declares: every `api/…` endpoint it names
@@ -11,28 +12,28 @@ import type { ScreenFile } from '../../schemas/screen'
  */
 export function screenCallProblem(screen: ScreenFile, catalogue: CallIndex): string | null {
   let problem: string | null = null
-  const visit = (value: unknown, where: string) => {
-    if (problem || !value || typeof value !== 'object') return
-    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${where}/${i}`))
-    const o = value as Record<string, unknown>
-    if (typeof o.endpoint === 'string' && o.endpoint.startsWith('api/')) {
+  visitValues(
+    screen.root,
+    (value, at) => {
+      if (problem) return SKIP
+      const o = value as Record<string, unknown> | null
+      if (!o || typeof o !== 'object' || Array.isArray(o) || typeof o.endpoint !== 'string' || !o.endpoint.startsWith('api/')) return
       const method = typeof o.method === 'string' ? o.method : 'GET'
       const call = catalogue.findTemplate(method, o.endpoint)
       if (!call) {
-        problem = `${where}: la llamada ${method} ${o.endpoint} no está en el catálogo de llamadas.`
-        return
+        problem = `${at.path}: la llamada ${method} ${o.endpoint} no está en el catálogo de llamadas.`
+        return SKIP
       }
       const declared = new Set([...Object.keys(call.query ?? {}), ...(call.list ? PAGING_PARAMS : [])])
       const sent = [...Object.keys((o.params as Record<string, unknown> | undefined) ?? {}), ...(typeof o.param === 'string' ? [o.param] : [])]
       // `filterColumns[0]` is the array parameter `filterColumns`.
       const unknown = sent.find((name) => !declared.has(name.replace(/\[\d*\]$/, '')))
       if (unknown) {
-        problem = `${where}: ${callName(call)} no admite el parámetro «${unknown}».`
-        return
+        problem = `${at.path}: ${callName(call)} no admite el parámetro «${unknown}».`
+        return SKIP
       }
-    }
-    for (const [k, v] of Object.entries(o)) visit(v, `${where}/${k}`)
-  }
-  visit(screen.root, '/root')
+    },
+    '/root',
+  )
   return problem
 }

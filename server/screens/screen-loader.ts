@@ -5,7 +5,8 @@ import { Compile } from 'typebox/compile'
 import type { CallIndex } from '../../schemas/catalogue/match'
 import { ScreenRoute } from '../../schemas/manifest'
 import { PUBLIC_PAGES } from '../../schemas/public-pages'
-import { SCREEN_SCHEMA_VERSION, Screen, ScreenTarget, type ScreenFile, type ScreenNode } from '../../schemas/screen'
+import { SCREEN_SCHEMA_VERSION, Screen, ScreenTarget, type ScreenFile } from '../../schemas/screen'
+import { DATA_KEYS, KEEP, isScreenNode, rewriteValues, visitNodes, visitValues } from '../../schemas/screen-walk'
 import { screenCallProblem } from './screen-calls'
 
 export class ScreenLoadError extends Error {}
@@ -15,11 +16,35 @@ const check = Compile(Screen)
 /** Upgrades a screen file from version N to N+1. Keyed by the version it upgrades from. */
 export type ScreenMigration = (screen: Record<string, unknown>) => Record<string, unknown>
 
+/** An object with its key `from` renamed `to`, in the same place among its keys; as it is when it has no `from` or has a `to`. */
+function renameKey(value: unknown, from: string, to: string): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !(from in value) || to in value) return value
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k === from ? to : k, v]))
+}
+
 /**
- * The schema changes the loader knows how to apply, so stored screens and overlays written for
- * an older format keep working. Empty while the format is at its first version.
+ * v1 → v2: a form's fields and a column's filter name their kind with `input`, so `type` names
+ * nodes alone. Written for files not validated yet: whatever is not where a field or a filter
+ * goes is left as it is, for the schema to judge.
  */
-export const SCREEN_MIGRATIONS: Record<number, ScreenMigration> = {}
+export function fieldsAndFiltersSayInput(screen: Record<string, unknown>): Record<string, unknown> {
+  return rewriteValues(screen, (value, at) => {
+    if (typeof at.key === 'string' && DATA_KEYS.has(at.key)) return KEEP
+    if (at.key === 'filter' && !Array.isArray(at.parent)) return renameKey(value, 'type', 'input')
+    if (isScreenNode(value) && value.type === 'form' && Array.isArray((value as { fields?: unknown }).fields)) {
+      return { ...value, fields: (value as { fields: unknown[] }).fields.map((f) => renameKey(f, 'type', 'input')) }
+    }
+    return undefined
+  })
+}
+
+/**
+ * The schema changes the loader knows how to apply, so stored screens written for an older
+ * format keep working, upgraded on read.
+ */
+export const SCREEN_MIGRATIONS: Record<number, ScreenMigration> = {
+  1: fieldsAndFiltersSayInput,
+}
 
 /** Brings a parsed screen file to the current format version, or refuses it with a clear message. */
 export function upgradeScreen(raw: unknown, where: string, migrations: Record<number, ScreenMigration> = SCREEN_MIGRATIONS, current = SCREEN_SCHEMA_VERSION): unknown {
@@ -103,36 +128,18 @@ export function validateScreen(raw: unknown, where: string): ScreenFile {
   return upgraded as ScreenFile
 }
 
-/** Visits every node of a screen, wherever it sits: children, tabs, dialogs, form steps. */
-function walk(node: ScreenNode, visit: (n: ScreenNode) => void): void {
-  const seen = new Set<unknown>()
-  const visitAny = (value: unknown) => {
-    if (!value || typeof value !== 'object' || seen.has(value)) return
-    seen.add(value)
-    if (Array.isArray(value)) return value.forEach(visitAny)
-    const o = value as Record<string, unknown>
-    if (typeof o.type === 'string' && NODE_TYPES.has(o.type)) visit(o as ScreenNode)
-    for (const v of Object.values(o)) visitAny(v)
-  }
-  visitAny(node)
-}
-
-const NODE_TYPES = new Set(['page', 'tabs', 'table', 'form', 'detail', 'action', 'markdown', 'links', 'tree', 'widget'])
-
-export { walk as walkScreen }
-
 /** Rules the schema cannot say: a table reads an endpoint or its detail's data; an option source an endpoint or a context list. */
 function semanticProblem(screen: ScreenFile): string | null {
   let problem: string | null = null
-  const visitOptions = (value: unknown, where: string) => {
-    if (!value || typeof value !== 'object') return
-    if (Array.isArray(value)) return value.forEach((v, i) => visitOptions(v, `${where}/${i}`))
-    const o = value as Record<string, unknown>
-    if (typeof o.valueField === 'string' && typeof o.labelField === 'string' && !o.endpoint && !o.from) problem ??= `${where}: las opciones necesitan endpoint o from.`
-    for (const [k, v] of Object.entries(o)) visitOptions(v, `${where}/${k}`)
-  }
-  visitOptions(screen.root, '/root')
-  walk(screen.root, (node) => {
+  visitValues(
+    screen.root,
+    (value, at) => {
+      const o = value as Record<string, unknown> | null
+      if (o && typeof o === 'object' && typeof o.valueField === 'string' && typeof o.labelField === 'string' && !o.endpoint && !o.from) problem ??= `${at.path}: las opciones necesitan endpoint o from.`
+    },
+    '/root',
+  )
+  visitNodes(screen.root, (node) => {
     if (node.type === 'table' && !node.source.endpoint && !node.source.fromData) problem ??= `la tabla «${node.id}» necesita source.endpoint o source.fromData.`
     if (node.type === 'table' && node.source.fromData && node.export) problem ??= `la tabla «${node.id}» lee datos del detalle y no puede exportar.`
     if (node.type === 'detail' && !node.source.endpoint && !node.source.fromData) problem ??= 'un detalle necesita source.endpoint o source.fromData.'
@@ -148,13 +155,11 @@ const checkRoutes = Compile(Type.Array(ScreenRoute, { minItems: 1 }))
 const checkTarget = Compile(ScreenTarget)
 /** Fields whose value is a path a screen may write as a ScreenTarget instead. */
 const TARGET_FIELDS = new Set(['to', 'navigate', 'link', 'rowLink'])
-/** Fields holding data sent or passed on as it is, never a link to resolve. */
-const DATA_FIELDS = new Set(['body', 'props', 'defaultValue', 'params'])
 
 /**
  * Replaces every `{ "screen": … }` link of a parsed screen file by the path of the target's
- * first route (schemas/screen.ts, ScreenTarget), in place; a target naming an unknown screen,
- * a screen without a route or the wrong parameters stops the start.
+ * first route (schemas/screen.ts, ScreenTarget): the file's root becomes the resolved copy. A
+ * target naming an unknown screen, a screen without a route or the wrong parameters stops the start.
  */
 export function resolveTargets(raw: Record<string, unknown>, routesOf: ReadonlyMap<string, string[]>, where: string): void {
   const resolve = (target: unknown, at: string): string => {
@@ -174,17 +179,16 @@ export function resolveTargets(raw: Record<string, unknown>, routesOf: ReadonlyM
     const query = Object.entries(target.query ?? {}).map(([k, v]) => `${k}=${v}`)
     return query.length ? `${filled}?${query.join('&')}` : filled
   }
-  const visit = (value: unknown, at: string) => {
-    if (!value || typeof value !== 'object') return
-    if (Array.isArray(value)) return value.forEach((v, i) => visit(v, `${at}/${i}`))
-    const o = value as Record<string, unknown>
-    for (const [k, v] of Object.entries(o)) {
-      if (DATA_FIELDS.has(k)) continue
-      if (TARGET_FIELDS.has(k) && v && typeof v === 'object' && !Array.isArray(v) && 'screen' in v) o[k] = resolve(v, `${at}/${k}`)
-      else visit(v, `${at}/${k}`)
-    }
-  }
-  visit(raw.root, '/root')
+  raw.root = rewriteValues(
+    raw.root,
+    (value, at) => {
+      if (typeof at.key !== 'string' || Array.isArray(at.parent)) return undefined
+      if (DATA_KEYS.has(at.key)) return KEEP
+      if (TARGET_FIELDS.has(at.key) && value && typeof value === 'object' && !Array.isArray(value) && 'screen' in value) return resolve(value, at.path)
+      return undefined
+    },
+    '/root',
+  )
 }
 
 /**
@@ -229,7 +233,7 @@ export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, Scr
     const screen = validateScreen(raw, where)
     if (screen.id !== path.basename(file, '.json')) throw new ScreenLoadError(`${where}: el id «${screen.id}» debe coincidir con el nombre del fichero.`)
     if (screens.has(screen.id)) throw new ScreenLoadError(`${where}: id de pantalla repetido «${screen.id}».`)
-    walk(screen.root, (node) => {
+    visitNodes(screen.root, (node) => {
       if (node.type === 'markdown') {
         if (!node.file && !node.content) throw new ScreenLoadError(`${where}: un nodo markdown necesita content o file.`)
         if (node.file) {

@@ -1,12 +1,12 @@
 import type { ScreenFile, ScreenOverlay, TableNode } from '../../schemas/screen'
-import { walkScreen } from './screen-loader'
+import { visitNodes } from '../../schemas/screen-walk'
 
 export class ScreenOverlayError extends Error {}
 
 /** The table nodes of a screen by id. */
 export function tablesOf(screen: ScreenFile): Map<string, TableNode> {
   const tables = new Map<string, TableNode>()
-  walkScreen(screen.root, (n) => {
+  visitNodes(screen.root, (n) => {
     if (n.type === 'table') tables.set(n.id, n)
   })
   return tables

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Field } from '../../schemas/screen'
 import { DRAFT_SAVE_DELAY_MS, DraftSaver, draftValues, type DraftTransport } from '../../client/renderer/form/use-draft'
 
-const field = (name: string, type: Field['type']): Field => ({ name, label: name, type }) as Field
+const field = (name: string, input: Field['input']): Field => ({ name, label: name, input }) as Field
 
 describe('what a draft keeps', () => {
   const fields = [field('Cliente.Nif', 'text'), field('Clave', 'password'), field('Documentos', 'file'), field('Potencia', 'number'), field('Servicios', 'multiselect'), field('Acepta', 'checkbox')]

@@ -47,26 +47,26 @@ describe('route checks (spec §8: an unknown check name raises an error)', () =>
 })
 
 describe('form rules', () => {
-  const p1: Field = { name: 'Potencias.P1', label: 'P1', type: 'number' }
-  const p3: Field = { name: 'Potencias.P3', label: 'P3', type: 'number', notBelow: { field: 'Potencias.P2', message: 'P3 no puede ser menor que P2.' } }
+  const p1: Field = { name: 'Potencias.P1', label: 'P1', input: 'number' }
+  const p3: Field = { name: 'Potencias.P3', label: 'P3', input: 'number', notBelow: { field: 'Potencias.P2', message: 'P3 no puede ser menor que P2.' } }
   it('checks required, length, pattern, e-mail and powers in order', () => {
     expect(validateField({ ...p1, required: true }, null, {})).toBe('Este campo es obligatorio.')
     expect(validateField(p3, 10, { 'Potencias.P2': 12 })).toBe('P3 no puede ser menor que P2.')
     expect(validateField(p3, 12, { 'Potencias.P2': 12 })).toBeNull()
-    expect(validateField({ name: 'e', label: 'e', type: 'email' }, 'no-es-correo', {})).toBe('Introduce un correo electrónico válido.')
-    expect(validateField({ name: 'cp', label: 'cp', type: 'text', pattern: { regex: '^\\d{5}$', message: 'Cinco cifras.' } }, '2801', {})).toBe('Cinco cifras.')
-    expect(validateField({ name: 'x', label: 'x', type: 'text', minLength: 3 }, 'ab', {})).toBe('Debe tener al menos 3 caracteres.')
+    expect(validateField({ name: 'e', label: 'e', input: 'email' }, 'no-es-correo', {})).toBe('Introduce un correo electrónico válido.')
+    expect(validateField({ name: 'cp', label: 'cp', input: 'text', pattern: { regex: '^\\d{5}$', message: 'Cinco cifras.' } }, '2801', {})).toBe('Cinco cifras.')
+    expect(validateField({ name: 'x', label: 'x', input: 'text', minLength: 3 }, 'ab', {})).toBe('Debe tener al menos 3 caracteres.')
   })
   it('refuses a file over the size limit', () => {
     const big = new File([new Uint8Array(2 * 1024 * 1024)], 'grande.pdf')
-    expect(validateField({ name: 'Archivos', label: 'A', type: 'file', maxSizeMb: 1 }, [big], {})).toBe('«grande.pdf» supera 1 MB.')
+    expect(validateField({ name: 'Archivos', label: 'A', input: 'file', maxSizeMb: 1 }, [big], {})).toBe('«grande.pdf» supera 1 MB.')
   })
   it('nests dotted names into the request body and leaves out excluded fields', () => {
     const fields: Field[] = [
-      { name: 'Cliente.Nif', label: 'NIF', type: 'text' },
-      { name: 'Cliente.Nombre', label: 'Nombre', type: 'text' },
-      { name: 'Potencias.P1', label: 'P1', type: 'number' },
-      { name: 'Confirmacion', label: 'C', type: 'password', exclude: true },
+      { name: 'Cliente.Nif', label: 'NIF', input: 'text' },
+      { name: 'Cliente.Nombre', label: 'Nombre', input: 'text' },
+      { name: 'Potencias.P1', label: 'P1', input: 'number' },
+      { name: 'Confirmacion', label: 'C', input: 'password', exclude: true },
     ]
     expect(toBody(fields, { 'Cliente.Nif': '12345678Z', 'Cliente.Nombre': '', 'Potencias.P1': 4.6, Confirmacion: 'x' })).toEqual({
       Cliente: { Nif: '12345678Z', Nombre: null },

@@ -3,9 +3,12 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { MANIFEST_KEY } from '../../client/api/manifest'
 import { createQueryClient } from '../../client/api/query-client'
 import { registerToastSink, type ToastMessage } from '../../client/api/toast'
 import SpainMapWidget from '../../client/widgets/spain-map'
+import type { Manifest } from '../../schemas/manifest'
+import { loadRoutes } from '../../server/manifest/manifest-data'
 import provincias from '../../server/reference-api/data/provincias.json'
 
 afterEach(() => {
@@ -23,8 +26,11 @@ function Where() {
 
 function renderMap(answer: () => Response) {
   vi.stubGlobal('fetch', vi.fn(async () => answer()))
+  // The map leads to the contracts list wherever the manifest's routes put it.
+  const client = createQueryClient()
+  client.setQueryData(MANIFEST_KEY, { routes: loadRoutes() } as Partial<Manifest>)
   return render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={['/soluciones/map']}>
         <Routes>
           <Route path="/soluciones/map" element={<SpainMapWidget measure="Contratos" measures={['Contratos', 'ContratosActivos']} />} />

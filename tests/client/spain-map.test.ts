@@ -137,7 +137,7 @@ describe('labels and links', () => {
   })
 
   it('leads to the contracts list filtered by province', () => {
-    expect(contractsListUrl('Cádiz')).toBe('/soluciones/contratos/listado?f.Provincia=C%C3%A1diz')
-    expect(new URLSearchParams(contractsListUrl('Araba/Álava').split('?')[1]).get('f.Provincia')).toBe('Araba/Álava')
+    expect(contractsListUrl('/soluciones/contratos/listado', 'Cádiz')).toBe('/soluciones/contratos/listado?f.Provincia=C%C3%A1diz')
+    expect(new URLSearchParams(contractsListUrl('/soluciones/contratos/listado', 'Araba/Álava').split('?')[1]).get('f.Provincia')).toBe('Araba/Álava')
   })
 })

@@ -10,9 +10,9 @@ const node: TableNode = {
   dataKey: 'CodigoContrato',
   urlState: true,
   columns: [
-    { field: 'CodigoContrato', header: 'Código', sortable: true, filter: { type: 'text' } },
-    { field: 'Estado', header: 'Estado', format: 'badge', filter: { type: 'multiselect', options: [] } },
-    { field: 'FechaAlta', header: 'Alta', format: 'date', sortable: true, filter: { type: 'dateRange' } },
+    { field: 'CodigoContrato', header: 'Código', sortable: true, filter: { input: 'text' } },
+    { field: 'Estado', header: 'Estado', format: 'badge', filter: { input: 'multiselect', options: [] } },
+    { field: 'FechaAlta', header: 'Alta', format: 'date', sortable: true, filter: { input: 'dateRange' } },
     { field: 'Agente', header: 'Agente', sortable: true, sortField: 'AgenteNombre' },
   ],
   defaultSort: { field: 'FechaAlta', order: 'desc' },

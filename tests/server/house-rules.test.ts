@@ -51,3 +51,42 @@ describe('rules of the house: the reference API is a separate app', () => {
     expect(reaching.filter((e) => e.from !== MAY_START_IT).map(show)).toEqual([])
   })
 })
+
+// A route is written in exactly one file: its screen's (public pages: schemas/public-pages.ts).
+// Client code that leads to a screen names it and asks the manifest for its path
+// (client/api/screen-path.ts), so moving a screen never leaves a dead link behind.
+const CLIENT_CODE = ['client/widgets', 'client/renderer', 'client/layouts', 'client/ui', 'client/auth'].map((dir) => path.join(ROOT, dir))
+const QUOTES = ['\'', '"', '`']
+/** What may follow a route inside a literal: its end, a subpath, a query or a fragment, or `${…}`. */
+const AFTER_ROUTE = new Set([...QUOTES, '/', '?', '#', '$'])
+
+/** The literals of `text` that hold one of the `prefixes` (routes up to their first parameter). */
+function routeLiterals(text: string, prefixes: string[]): string[] {
+  const found: string[] = []
+  for (const prefix of prefixes)
+    for (const quote of QUOTES)
+      for (let at = text.indexOf(quote + prefix); at !== -1; at = text.indexOf(quote + prefix, at + 1)) {
+        if (AFTER_ROUTE.has(text[at + 1 + prefix.length] ?? '')) found.push(`${quote}${prefix}`)
+      }
+  return found
+}
+
+describe('rules of the house: a route is written in exactly one file', async () => {
+  const { loadRoutes } = await import('../../server/manifest/manifest-data')
+  // The static start of every route ('/usuarios/{id}' → '/usuarios'); the root '/' says nothing.
+  const prefixes = [...new Set(loadRoutes().map((r) => r.path.split('{')[0]!.replace(/\/+$/, '')))].filter(Boolean)
+
+  it('finds a route written in a literal (the check is not blind)', () => {
+    expect(prefixes).toContain('/soluciones/contratos')
+    expect(routeLiterals("navigate('/soluciones/contratos/listado?f=1')", prefixes)).not.toEqual([])
+    expect(routeLiterals('<Link to={`/soluciones/renovaciones`}>', prefixes)).not.toEqual([])
+    expect(routeLiterals("api.get('/api/contract/situacion-contratos')", prefixes)).toEqual([])
+  })
+
+  it('no widget, renderer, layout or page code writes an app route: it names the screen', () => {
+    const written = CLIENT_CODE.flatMap((dir) =>
+      sourceFiles(dir).flatMap((file) => routeLiterals(fs.readFileSync(file, 'utf8'), prefixes).map((literal) => `${rel(file)}: ${literal}`)),
+    )
+    expect(written).toEqual([])
+  })
+})

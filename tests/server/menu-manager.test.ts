@@ -2,6 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest } from '../../schemas/manifest'
 import type { MenuDefinition, MenuEntry, ResolvedMenuEntry } from '../../schemas/menu'
+import { visitNodes } from '../../schemas/screen-walk'
 import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 
@@ -219,13 +220,9 @@ describe('screen tweaks: table columns', () => {
   const columnsFor = async (cookie: string, host = GRUPO) => {
     const res = await request(bff.app.server).get(`/bff/screens/${ID}`).set('Host', host).set('Cookie', cookie).expect(200)
     const found: string[][] = []
-    const walk = (n: unknown) => {
-      if (!n || typeof n !== 'object') return
-      const node = n as { type?: string; columns?: { field: string; header: unknown }[] }
-      if (node.type === 'table') found.push(node.columns!.map((c) => `${c.field}:${typeof c.header === 'string' ? c.header : (c.header as { es: string }).es}`))
-      Object.values(n).forEach(walk)
-    }
-    walk(res.body.root)
+    visitNodes(res.body.root, (node) => {
+      if (node.type === 'table') found.push(node.columns.map((c) => `${c.field}:${typeof c.header === 'string' ? c.header : c.header.es}`))
+    })
     return found[0]!
   }
 

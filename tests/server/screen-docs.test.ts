@@ -5,7 +5,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { MarkdownNode, ScreenNode } from '../../schemas/screen'
 import { loadRoutes } from '../../server/manifest/manifest-data'
-import { loadScreens, walkScreen } from '../../server/screens/screen-loader'
+import { visitNodes } from '../../schemas/screen-walk'
+import { loadScreens } from '../../server/screens/screen-loader'
 import { signedInBffOverFake, type SignedInBff } from '../helpers/bff'
 
 /**
@@ -86,7 +87,7 @@ const routeMatches = (pathname: string) =>
 
 /** Keys of the tabs of the documentation screen, which `/documentacion?doc.tab=<key>` opens. */
 const docTabs = new Set<string>()
-walkScreen(screens.get('documentacion')!.root, (n: ScreenNode) => {
+visitNodes(screens.get('documentacion')!.root, (n: ScreenNode) => {
   if (n.type === 'tabs' && n.id === 'doc') for (const t of n.tabs) docTabs.add(t.key)
 })
 
@@ -156,7 +157,7 @@ describe('documentation pages', () => {
 describe('the loader inlines markdown files', () => {
   it('with both languages when the English file exists', () => {
     const docNodes: MarkdownNode[] = []
-    walkScreen(screens.get('documentacion')!.root, (n) => {
+    visitNodes(screens.get('documentacion')!.root, (n) => {
       if (n.type === 'markdown') docNodes.push(n)
     })
     expect(docNodes).toHaveLength(spanishDocs.length)
@@ -197,7 +198,7 @@ describe('GET /bff/screens/documentacion', () => {
   it('serves every page with its Spanish and English text', async () => {
     const res = await request(signedIn.bff.app.server).get('/bff/screens/documentacion').set('Cookie', signedIn.cookie).expect(200)
     const contents: unknown[] = []
-    walkScreen(res.body.root, (n) => {
+    visitNodes(res.body.root, (n) => {
       if (n.type === 'markdown') contents.push(n.content)
     })
     expect(contents).toHaveLength(spanishDocs.length)

@@ -7,6 +7,7 @@ import type { Manifest, RouteDef } from '../../schemas/manifest'
 import type { MenuDefinition, MenuFrame, ResolvedMenuEntry } from '../../schemas/menu'
 import { PUBLIC_PAGES } from '../../schemas/public-pages'
 import type { ScreenFile } from '../../schemas/screen'
+import { visitValues } from '../../schemas/screen-walk'
 import { deriveManifest, loadDefaultMenu, loadMenuFrame, loadRoutes, ManifestDataError, SHIPPED_SCREENS_DIR } from '../../server/manifest/manifest-data'
 import { loadScreens, ScreenLoadError } from '../../server/screens/screen-loader'
 import { buildTestBff, FAKE_USER, sessionCookie, type TestBff } from '../helpers/bff'
@@ -46,12 +47,11 @@ describe('the manifest derived from the screen files', () => {
     const screens = loadScreens(SHIPPED_SCREENS_DIR)
     const patterns = loadRoutes().map((r) => new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}$`, 'i'))
     const links: string[] = []
-    const visit = (v: unknown, key = '') => {
-      if (typeof v === 'string' && ['to', 'navigate', 'link', 'rowLink'].includes(key)) links.push(v)
-      else if (Array.isArray(v)) v.forEach((x) => visit(x))
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k)
+    for (const s of screens.values()) {
+      visitValues(s.root, (v, at) => {
+        if (typeof v === 'string' && typeof at.key === 'string' && !Array.isArray(at.parent) && ['to', 'navigate', 'link', 'rowLink'].includes(at.key)) links.push(v)
+      })
     }
-    for (const s of screens.values()) visit(s.root)
     expect(links.length).toBeGreaterThan(50)
     expect(links.filter((l) => !patterns.some((p) => p.test(l.split('?')[0]!)))).toEqual([])
   })

@@ -5,7 +5,8 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScreenFile, ScreenNode } from '../../schemas/screen'
 import { loadRoutes } from '../../server/manifest/manifest-data'
-import { loadScreens, ScreenLoadError, upgradeScreen, walkScreen } from '../../server/screens/screen-loader'
+import { visitNodes, visitValues } from '../../schemas/screen-walk'
+import { loadScreens, ScreenLoadError, upgradeScreen } from '../../server/screens/screen-loader'
 import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { isSpecCall } from './spec-endpoints'
@@ -15,17 +16,15 @@ const screens = loadScreens(path.resolve('server/screens'))
 /** Every call a screen makes: table sources and exports, form submits and initial loads, actions, option sources, validators. */
 function callsOf(screen: ScreenFile): { method: string; endpoint: string; where: string }[] {
   const out: { method: string; endpoint: string; where: string }[] = []
-  const visitValue = (v: unknown, where: string) => {
-    if (!v || typeof v !== 'object') return
-    if (Array.isArray(v)) return v.forEach((x, i) => visitValue(x, `${where}/${i}`))
-    const o = v as Record<string, unknown>
-    if (typeof o.endpoint === 'string') {
-      const method = typeof o.method === 'string' ? o.method : 'GET'
-      out.push({ method, endpoint: o.endpoint, where })
-    }
-    for (const [k, x] of Object.entries(o)) visitValue(x, `${where}/${k}`)
-  }
-  visitValue(screen.root, screen.id)
+  visitValues(
+    screen.root,
+    (v, at) => {
+      const o = v as Record<string, unknown> | null
+      if (!o || typeof o !== 'object' || Array.isArray(o) || typeof o.endpoint !== 'string') return
+      out.push({ method: typeof o.method === 'string' ? o.method : 'GET', endpoint: o.endpoint, where: at.path })
+    },
+    screen.id,
+  )
   return out
 }
 
@@ -46,11 +45,31 @@ describe('screen files', () => {
   it('use table ids once per screen and give every table a data key and columns', () => {
     for (const screen of screens.values()) {
       const ids: string[] = []
-      walkScreen(screen.root, (n: ScreenNode) => {
+      visitNodes(screen.root, (n: ScreenNode) => {
         if (n.type === 'table') ids.push(n.id)
       })
       expect(new Set(ids).size, screen.id).toBe(ids.length)
     }
+  })
+
+  it('give the texts of their failures and of their trees in Spanish and English', () => {
+    const spanishOnly: string[] = []
+    const found: string[] = []
+    for (const screen of screens.values()) {
+      visitValues(
+        screen.root,
+        (v, at) => {
+          const bilingual = !!v && typeof v === 'object' && typeof (v as { es?: unknown }).es === 'string' && typeof (v as { en?: unknown }).en === 'string'
+          if (at.key === 'errorArea' || at.key === 'errorMessage') (bilingual ? found : spanishOnly).push(`${screen.id}${at.path}`)
+        },
+        '/root',
+      )
+      visitNodes(screen.root, (n, p) => {
+        if (n.type === 'tree' && n.detail !== undefined && (typeof n.detail === 'string' || !n.detail.en)) spanishOnly.push(`${screen.id}${p}/detail`)
+      })
+    }
+    expect(found.length).toBeGreaterThan(10)
+    expect(spanishOnly).toEqual([])
   })
 
   it('exist for every signed-in route (spec §2)', () => {

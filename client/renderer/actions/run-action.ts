@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { NavigateFunction } from 'react-router-dom'
 import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
 import { api, saveFile, send } from '../../api/client'
-import { reportError, withCallArea } from '../../api/errors'
+import { reportError, withCallArea, type CallerText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { notifySuccess } from '../../api/toast'
 import { localized, messageIn } from '../../i18n/i18n'
@@ -36,7 +36,7 @@ export interface ActionEnv {
  * The title of a success toast: a fixed one, or the call's, titled like its failures (the
  * screen's explicit area, else the endpoint catalogue's for the call, else the last resort).
  */
-export type SuccessTitle = string | { area: string | undefined; method: string; path: string; lastResort: string }
+export type SuccessTitle = string | { area: CallerText | undefined; method: string; path: string; lastResort: string }
 
 function notifyAfter(title: SuccessTitle, text: string): void {
   if (typeof title === 'string') notifySuccess(title, text)

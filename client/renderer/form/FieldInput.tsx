@@ -10,8 +10,7 @@ import type { Field } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { PasswordInput } from '../../ui/PasswordInput'
-import { useOptions } from '../options'
-import type { TemplateContext } from '../template'
+import type { ResolvedOption } from '../options'
 import { messages } from './messages'
 
 export interface FieldInputProps {
@@ -20,20 +19,21 @@ export interface FieldInputProps {
   value: unknown
   invalid: boolean
   describedBy?: string
-  ctx: TemplateContext
+  /** A select's or multiselect's choices (the field controller's). */
+  options: ResolvedOption[]
+  optionsLoading: boolean
   onChange: (value: unknown) => void
   onBlur: () => void
 }
 
 /** The PrimeReact input for a field type. */
-export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChange, onBlur }: FieldInputProps) {
+export function FieldInput({ field, id, value, invalid, describedBy, options, optionsLoading, onChange, onBlur }: FieldInputProps) {
   const { l, lang } = useI18n()
   const t = useMessages(messages)
-  const { options, loading } = useOptions(field.options, ctx)
   const common = { id, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-required': field.required || undefined, disabled: field.disabled }
   const placeholder = field.placeholder ? l(field.placeholder) : undefined
 
-  switch (field.type) {
+  switch (field.input) {
     case 'password':
       return (
         <PasswordInput
@@ -80,7 +80,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
           onBlur={onBlur}
           filter={options.length > 8}
           showClear={!field.required}
-          loading={loading}
+          loading={optionsLoading}
           invalid={invalid}
           disabled={field.disabled}
           placeholder={placeholder ?? t('input.choose')}
@@ -133,13 +133,13 @@ export function FieldInput({ field, id, value, invalid, describedBy, ctx, onChan
       return (
         <InputText
           {...common}
-          type={field.type === 'email' ? 'email' : 'text'}
+          type={field.input === 'email' ? 'email' : 'text'}
           value={(value as string) ?? ''}
           onChange={(e) => onChange(e.target.value)}
           onBlur={onBlur}
           invalid={invalid}
           placeholder={placeholder}
-          autoComplete={field.autoComplete ?? (field.type === 'email' ? 'email' : 'off')}
+          autoComplete={field.autoComplete ?? (field.input === 'email' ? 'email' : 'off')}
           maxLength={field.maxLength}
         />
       )

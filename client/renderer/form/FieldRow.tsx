@@ -1,16 +1,12 @@
-import { useEffect, useEffectEvent, useRef, useState } from 'react'
-import type { CallSpec, Field } from '../../../schemas/screen'
-import { api, ApiError, send } from '../../api/client'
-import { reportError } from '../../api/errors'
-import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
-import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import type { Field } from '../../../schemas/screen'
+import type { CallerText } from '../../api/errors'
+import { useI18n, useMessages } from '../../i18n/i18n'
 import { describedBy as describe } from '../../ui/described-by'
 import { FieldShell } from '../../ui/FieldShell'
-import { resolveCall } from '../actions/run-action'
-import { evalCondition, fill, getPath, type TemplateContext } from '../template'
+import type { TemplateContext } from '../template'
 import { FieldInput } from './FieldInput'
 import { messages } from './messages'
-import { useServerValidator } from './use-server-validator'
+import { useFieldController } from './use-field-controller'
 
 export interface FieldRowProps {
   formId: string
@@ -19,7 +15,7 @@ export interface FieldRowProps {
   error: string | undefined
   ctx: TemplateContext
   /** The form's explicit toast area, if any; `lastArea` only where the endpoint catalogue names none either. */
-  area: string | undefined
+  area: CallerText | undefined
   lastArea: string
   onChange: (v: unknown) => void
   onBlur: () => void
@@ -29,38 +25,13 @@ export interface FieldRowProps {
   onFill: (values: Record<string, unknown>) => void
 }
 
-/** One field: label, input, rules, server validator, lookup (pre-fill) and check (warning). */
+/** One field: label, input and the notes of its controller (rules, server validator, lookup, check). */
 export function FieldRow(props: FieldRowProps) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const { formId, field, value, error, ctx, area, lastArea, onChange, onBlur, onServerResult, onFill } = props
   const id = `${formId}-${field.name}`
-  const check = useServerValidator(field.validator, value)
-  const lastReported = useRef<string | null>(null)
-  const serverMessage = check.state === 'invalid' ? check.message! : null
-  useEffect(() => {
-    if (lastReported.current === serverMessage) return
-    lastReported.current = serverMessage
-    onServerResult(serverMessage)
-  })
-  // The validator's normalised form replaces what was typed (upper case, no spaces), once per verdict.
-  const normalize = useEffectEvent((normalized: string) => {
-    if (typeof value === 'string' && normalized !== value.trim()) onChange(normalized)
-  })
-  useEffect(() => {
-    if (check.state === 'valid' && check.normalized) normalize(check.normalized)
-  }, [check.state, check.normalized])
-
-  // Lookups and checks run on a value the validator accepted, in its normalised form.
-  const ready =
-    typeof value === 'string' &&
-    value.trim() !== '' &&
-    !error &&
-    (field.validator ? check.state === 'valid' && (!check.normalized || check.normalized === value.trim()) : true)
-  const lookup = useLookup(field, ready ? String(value).trim() : null, area, lastArea, onFill)
-  const warning = useCheck(field, ready ? String(value).trim() : null, ctx)
-
-  const message = error ?? serverMessage ?? undefined
+  const { check, message, lookup, warning, options, optionsLoading } = useFieldController({ field, value, error, ctx, area, lastArea, onChange, onServerResult, onFill })
   const describedBy = describe(
     id,
     field.help,
@@ -105,87 +76,12 @@ export function FieldRow(props: FieldRowProps) {
       label={l(field.label)}
       required={field.required}
       wide={field.wide}
-      check={field.type === 'checkbox'}
+      check={field.input === 'checkbox'}
       notes={notes}
       error={message}
       hint={field.help ? l(field.help) : undefined}
     >
-      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} ctx={ctx} onChange={onChange} onBlur={onBlur} />
+      <FieldInput field={field} id={id} value={value} invalid={!!message} describedBy={describedBy} options={options} optionsLoading={optionsLoading} onChange={onChange} onBlur={onBlur} />
     </FieldShell>
   )
-}
-
-/** Looks a valid value up once (an existing client) and fills the mapped fields from the answer. */
-function useLookup(field: Field, value: string | null, area: string | undefined, lastArea: string, onFill: (v: Record<string, unknown>) => void): { busy: boolean; text: string | null } {
-  const { l } = useI18n()
-  const t = useMessages(messages)
-  // The answer is kept, not its text: the text is written at render time, in the language of the moment.
-  const [state, setState] = useState<{ busy: boolean; found: { result: unknown } | null }>({ busy: false, found: null })
-  const done = useRef<string | null>(null)
-  const spec = field.lookup
-  // What the answer leads to reads the latest props; only the looked-up value starts a lookup.
-  const fillFrom = useEffectEvent((values: Record<string, unknown>) => onFill(values))
-  const reportFailure = useEffectEvent((err: unknown, errorArea: string | undefined, errorMessage: string | undefined) =>
-    reportError(errorArea ?? area, err, errorMessage, { area: lastArea, message: messageIn(messages, 'lookup.error') }),
-  )
-  useEffect(() => {
-    if (!spec || !value || done.current === value) {
-      if (!value) setState({ busy: false, found: null })
-      return
-    }
-    const controller = new AbortController()
-    setState({ busy: true, found: null })
-    api
-      .get<unknown>(`/${spec.endpoint}`, { params: { [spec.param]: value }, signal: controller.signal })
-      .then((result) => {
-        done.current = value
-        const values: Record<string, unknown> = {}
-        for (const [target, path] of Object.entries(spec.fill)) {
-          const v = getPath(result, path)
-          if (v !== undefined && v !== null) values[target] = v
-        }
-        fillFrom(values)
-        setState({ busy: false, found: { result } })
-      })
-      .catch((err) => {
-        if ((err as Error).name === 'AbortError') return
-        done.current = value
-        setState({ busy: false, found: null })
-        // Not found is the normal case of a new client; anything else is reported.
-        if (!(err instanceof ApiError && err.status === 404)) reportFailure(err, spec.errorArea, spec.errorMessage)
-      })
-    return () => controller.abort()
-  }, [spec, value])
-  // Spec §9: the client-lookup loading flag clears 1 500 ms after the answer.
-  const busy = useDelayedFlag(state.busy, LOADING_CLEAR_DELAY.clientLookup)
-  const found = state.found && spec ? fill(l(spec.found), { result: state.found.result }) : null
-  return { busy, text: found ?? (state.busy || busy ? t('lookup.busy') : null) }
-}
-
-/** Asks the server about a valid value and returns a warning when its answer says so (never blocks). */
-function useCheck(field: Field, value: string | null, ctx: TemplateContext): string | null {
-  const { l } = useI18n()
-  // The answer that warns is kept, not its text: written at render time, in the language of the moment.
-  const [warning, setWarning] = useState<{ result: unknown } | null>(null)
-  const spec = field.check
-  // The request reads the form's latest values; only the checked value starts a check.
-  const requestFor = useEffectEvent((call: CallSpec, checked: string) => resolveCall(call, { ...ctx, values: { ...(ctx.values ?? {}), [field.name]: checked } }))
-  useEffect(() => {
-    setWarning(null)
-    if (!spec || !value) return
-    let cancelled = false
-    const req = requestFor(spec.call, value)
-    send(req.method, req.endpoint, { params: req.params, body: req.body })
-      .then((res) => res.json())
-      .then((result) => {
-        if (!cancelled && evalCondition(spec.warnWhen, { result })) setWarning({ result })
-      })
-      .catch(() => {
-        // A check that cannot run is not a warning: the server decides on submit.
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [spec, value])
-  return warning && spec ? fill(l(spec.message), { result: warning.result }) : null
 }

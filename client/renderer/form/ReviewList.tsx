@@ -39,16 +39,16 @@ export function ReviewList({ steps, fields, values, ctx, onEdit }: { steps: NonN
 }
 
 function ReviewValue({ field, value, ctx }: { field: Field; value: unknown; ctx: TemplateContext }) {
-  const { options } = useOptions(field.type === 'select' || field.type === 'multiselect' ? field.options : undefined, ctx)
-  if (field.type === 'password') return <>{value ? '••••••••' : '—'}</>
-  if (field.type === 'file') return <>{Array.isArray(value) && value.length ? (value as File[]).map((f) => f.name).join(', ') : '—'}</>
-  if (field.type === 'checkbox') return <>{formatValue(value === true, 'boolean')}</>
-  if (field.type === 'date') return <>{formatValue(value, 'date')}</>
-  if (field.type === 'select') return <>{options.find((o) => o.value === value)?.label ?? formatValue(value, 'text')}</>
-  if (field.type === 'multiselect') {
+  const { options } = useOptions(field.input === 'select' || field.input === 'multiselect' ? field.options : undefined, ctx)
+  if (field.input === 'password') return <>{value ? '••••••••' : '—'}</>
+  if (field.input === 'file') return <>{Array.isArray(value) && value.length ? (value as File[]).map((f) => f.name).join(', ') : '—'}</>
+  if (field.input === 'checkbox') return <>{formatValue(value === true, 'boolean')}</>
+  if (field.input === 'date') return <>{formatValue(value, 'date')}</>
+  if (field.input === 'select') return <>{options.find((o) => o.value === value)?.label ?? formatValue(value, 'text')}</>
+  if (field.input === 'multiselect') {
     const list = Array.isArray(value) ? value : []
     return <>{list.length ? list.map((v) => options.find((o) => o.value === v)?.label ?? String(v)).join(', ') : '—'}</>
   }
-  if (field.type === 'number') return <>{formatValue(value, 'number')}</>
+  if (field.input === 'number') return <>{formatValue(value, 'number')}</>
   return <>{formatValue(value, 'text')}</>
 }

@@ -26,7 +26,7 @@ function holdsFile(value: unknown): boolean {
 export function draftValues(fields: readonly Field[], values: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {}
   for (const f of fields) {
-    if (NEVER_KEPT.has(f.type)) continue
+    if (NEVER_KEPT.has(f.input)) continue
     const value = values[f.name]
     if (value === undefined || holdsFile(value)) continue
     kept[f.name] = value

@@ -12,12 +12,12 @@ export function isEmpty(value: unknown): boolean {
 /** The message, in the interface's language, for a field whose value breaks one of its rules, or null. */
 export function validateField(field: Field, value: unknown, values: Record<string, unknown>): string | null {
   if (isEmpty(value) || value === false) {
-    return field.required ? messageIn(messages, field.type === 'checkbox' ? 'rule.mustCheck' : 'rule.required') : null
+    return field.required ? messageIn(messages, field.input === 'checkbox' ? 'rule.mustCheck' : 'rule.required') : null
   }
   if (typeof value === 'string') {
     if (field.minLength !== undefined && value.length < field.minLength) return messageIn(messages, 'rule.minLength', { n: field.minLength })
     if (field.maxLength !== undefined && value.length > field.maxLength) return messageIn(messages, 'rule.maxLength', { n: field.maxLength })
-    if (field.type === 'email' && !EMAIL.test(value)) return messageIn(messages, 'rule.email')
+    if (field.input === 'email' && !EMAIL.test(value)) return messageIn(messages, 'rule.email')
     if (field.pattern && !new RegExp(field.pattern.regex).test(value)) return localized(field.pattern.message)
   }
   if (typeof value === 'number') {
@@ -29,7 +29,7 @@ export function validateField(field: Field, value: unknown, values: Record<strin
     const other = values[field.notBelow.field]
     if (typeof other === 'number' && value < other) return localized(field.notBelow.message)
   }
-  if (field.type === 'file' && Array.isArray(value) && field.maxSizeMb) {
+  if (field.input === 'file' && Array.isArray(value) && field.maxSizeMb) {
     const big = (value as File[]).find((f) => f.size > field.maxSizeMb! * 1024 * 1024)
     if (big) return messageIn(messages, 'rule.fileTooBig', { n: field.maxSizeMb, name: big.name })
   }

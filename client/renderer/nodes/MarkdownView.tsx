@@ -9,6 +9,8 @@ export default function MarkdownView({ text }: { text: string }) {
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
         components={{
+          // Code (a sample screen file, a call) is never translated: its texts are what the file holds.
+          pre: ({ children }) => <pre translate="no">{children}</pre>,
           a: ({ href, children }) =>
             href?.startsWith('/') ? (
               <Link to={href}>{children}</Link>

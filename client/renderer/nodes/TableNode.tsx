@@ -1,141 +1,42 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Column as PrimeColumn } from 'primereact/column'
 import { DataTable, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
 import { Dropdown } from 'primereact/dropdown'
 import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
-import { useMemo, useState } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router-dom'
+import { useState } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
-import { api, saveFile } from '../../api/client'
-import { reportError } from '../../api/errors'
-import { notifySuccess } from '../../api/toast'
-import { usePreference } from '../../api/preferences'
-import { nodeKey } from '../../api/query-keys'
-import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { intlLocale, isNumericFormat } from '../../ui/format'
 import { ActionButton } from '../actions/ActionButton'
-import { useRenderContext } from '../context'
-import { messages as rendererMessages } from '../messages'
-import { useScreenTitle } from '../screen-title'
-import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
 import { messages } from '../table/messages'
-import { SavedFilters, type SavedFilter } from '../table/SavedFilters'
-import { DEFAULT_PAGE_SIZES, defaultState, exportParams, localPage, pagedParams, readState, writeState, type TableState } from '../table/table-state'
+import { SavedFilters } from '../table/SavedFilters'
+import { DEFAULT_PAGE_SIZES } from '../table/table-state'
+import { useTableController, type Row } from '../table/use-table-controller'
 
-/** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
-const MAX_PAGE = 500
-
-interface TablePrefs {
-  columns?: string[]
-  filters?: SavedFilter[]
-}
-
-type Row = Record<string, unknown>
-
-/** Table state in the URL (the screen's main table) or in memory. */
-function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
-  const [search, setSearch] = useSearchParams()
-  const [local, setLocal] = useState(() => defaultState(node))
-  if (!node.urlState) return [local, setLocal]
-  return [readState(search, '', node), (s) => setSearch(writeState(search, '', node, s), { replace: false })]
-}
-
-/** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and saved filters. */
+/** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and saved filters. The state and data are the controller's; this draws them with PrimeReact. */
 export function TableNodeView({ node }: { node: TableNode }) {
-  const { l, lang } = useI18n()
+  const { l } = useI18n()
   const t = useMessages(messages)
-  const tr = useMessages(rendererMessages)
-  const ctx = useRenderContext()
   const navigate = useNavigate()
-  const [state, setState] = useTableState(node)
-  const prefs = usePreference<TablePrefs>(`tabla:${ctx.screenId}:${node.id}`)
+  const table = useTableController(node)
+  const { state, rows, total, columns, selection, title } = table
   const [chooser, setChooser] = useState(false)
-  const [selection, setSelection] = useState<Row[]>([])
-  const [allMatching, setAllMatching] = useState(false)
-  const [exporting, setExporting] = useState(false)
-  const fromData = node.source.fromData
-  const paged = node.source.paged !== false && !fromData
-  // The table's own title, else the screen's: the last-resort title of its toasts (the screen's errorArea, then the catalogue's area, come first).
-  const title = useScreenTitle(node.title) || ctx.screenId
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
-  const tableName = node.title ? title : lang === 'es' && node.errorArea ? node.errorArea : title
+  const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
 
-  const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
-  const baseParams = resolveParams(node.source.params, ctx)
-  const requestParams = paged ? { ...baseParams, ...pagedParams(node, state) } : baseParams
-  const query = useQuery({
-    queryKey: [...nodeKey(node.id), endpoint, requestParams],
-    queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
-    placeholderData: keepPreviousData,
-    enabled: !!endpoint,
-    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: tr('data.loadError') },
-  })
-  // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
-  const dataRows = fromData ? lookup(ctx, dataPath(fromData)) : undefined
-  const data = useMemo(() => (fromData ? { rows: dataRows } : query.data), [fromData, dataRows, query.data])
-  const loading = useDelayedFlag(!fromData && query.isFetching)
-
-  const { rows, total } = useMemo(() => {
-    const raw = getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? (paged ? 'Items' : ''))) as Row[] | undefined
-    const list = Array.isArray(raw) ? raw : []
-    if (!paged) return localPage(node, list, state)
-    return { rows: list, total: Number(getPath(data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
-  }, [data, node, paged, fromData, state])
-
-  const visibleFields = prefs.value?.columns?.filter((f) => node.columns.some((c) => c.field === f))
-  const columns = visibleFields?.length ? visibleFields.map((f) => node.columns.find((c) => c.field === f)!) : node.columns.filter((c) => !c.hidden)
-
-  const update = (next: Partial<TableState>) => {
-    setSelection([])
-    setAllMatching(false)
-    setState({ ...state, ...next })
-  }
-
-  const onPage = (e: DataTableStateEvent) => update({ page: e.page ?? Math.floor(e.first / e.rows), size: e.rows })
-  const onSort = (e: DataTableStateEvent) => {
-    if (!e.sortField) return update({ sort: null, page: 0 })
-    update({ sort: { field: e.sortField, order: e.sortOrder === -1 ? 'desc' : 'asc' }, page: 0 })
-  }
-
-  const doExport = async () => {
-    if (!node.export) return
-    setExporting(true)
-    try {
-      const file = await api.download(`/${fill(node.export.endpoint, ctx, true)}`, {
-        params: { ...resolveParams(node.export.params, ctx), ...exportParams(node, state) },
-        fallbackName: node.export.fileName ?? `${node.id}.xlsx`,
-      })
-      saveFile(file)
-    } catch (err) {
-      reportError(node.export.errorArea ?? node.errorArea, err, node.export.errorMessage, { area: title, message: t('export.error') })
-    } finally {
-      setExporting(false)
-    }
-  }
-
-  /** Every row matching the current filter, page by page (for "all matching" bulk actions). */
-  const gatherAll = async (): Promise<Row[]> => {
-    if (!paged) return localPage(node, (getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? '')) as Row[]) ?? [], { ...state, page: 0, size: Number.MAX_SAFE_INTEGER }).rows
-    const out: Row[] = []
-    for (let page = 0; ; page++) {
-      const answer = await api.get<unknown>(endpoint, { params: { ...baseParams, ...pagedParams(node, { ...state, page, size: MAX_PAGE }) } })
-      const items = (getPath(answer, node.source.rowsPath ?? 'Items') as Row[]) ?? []
-      out.push(...items)
-      if (items.length < MAX_PAGE) return out
-    }
-  }
+  const onPage = (e: DataTableStateEvent) => table.setPage(e.page ?? Math.floor(e.first / e.rows), e.rows)
+  const onSort = (e: DataTableStateEvent) => table.setSort(e.sortField ? { field: e.sortField, order: e.sortOrder === -1 ? 'desc' : 'asc' } : null)
 
   const rowLink = node.rowLink
   const firstField = columns[0]?.field
   const bodyFor = (col: (typeof columns)[number]) => (row: Row) =>
     rowLink && col.field === firstField ? (
-      <Link to={fill(rowLink, { ...ctx, row }, true)} className="row-link">
+      <Link to={table.rowHref(row)!} className="row-link">
         <CellValue column={col} row={row} />
       </Link>
     ) : (
@@ -143,18 +44,13 @@ export function TableNodeView({ node }: { node: TableNode }) {
     )
 
   const bulk = node.bulkActions ?? []
-  const pageFullySelected = selection.length > 0 && selection.length === rows.length
-  const selectedCount = allMatching ? total : selection.length
   // Multiple selection (checkboxes) only when the table has bulk actions.
   const selectionProps =
     bulk.length > 0
       ? {
           selectionMode: 'checkbox' as const,
           selection,
-          onSelectionChange: (e: DataTableSelectionMultipleChangeEvent<Row[]>) => {
-            setAllMatching(false)
-            setSelection(e.value)
-          },
+          onSelectionChange: (e: DataTableSelectionMultipleChangeEvent<Row[]>) => table.select(e.value),
         }
       : {}
 
@@ -164,31 +60,27 @@ export function TableNodeView({ node }: { node: TableNode }) {
         {node.title && <h2 className="table-title">{l(node.title)}</h2>}
         <div className="table-toolbar__actions">
           {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} />)}
-          {paged && (
+          {table.paged && (
             <SavedFilters
-              saved={prefs.value?.filters ?? []}
+              saved={table.savedFilters}
               current={state}
-              onApply={(f) => update({ filters: f.filters, sort: f.sort, page: 0 })}
-              onSave={async (name) => {
-                const rest = (prefs.value?.filters ?? []).filter((f) => f.name !== name)
-                await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
-                notifySuccess(node.errorArea ?? title, t('saved.done', { name }))
-              }}
-              onDelete={async (name) => prefs.save({ ...prefs.value, filters: (prefs.value?.filters ?? []).filter((f) => f.name !== name) })}
+              onApply={table.applySavedFilter}
+              onSave={table.saveFilter}
+              onDelete={table.deleteSavedFilter}
             />
           )}
           <Button type="button" icon="pi pi-table" label={t('toolbar.columns')} outlined size="small" onClick={() => setChooser(true)} />
-          {node.export && <Button type="button" icon="pi pi-file-excel" label={t('toolbar.export')} outlined size="small" loading={exporting} onClick={() => void doExport()} />}
+          {node.export && <Button type="button" icon="pi pi-file-excel" label={t('toolbar.export')} outlined size="small" loading={table.exporting} onClick={() => void table.exportFile()} />}
         </div>
       </div>
-      <FilterBar tableId={node.id} columns={node.columns} shown={columns.map((c) => c.field)} filters={state.filters} onChange={(filters) => update({ filters, page: 0 })} />
-      {bulk.length > 0 && selectedCount > 0 && (
+      <FilterBar tableId={node.id} columns={node.columns} shown={columns.map((c) => c.field)} filters={state.filters} onChange={table.setFilters} />
+      {bulk.length > 0 && table.selectedCount > 0 && (
         <div className="bulk-bar" role="region" aria-label={t('bulk.region')}>
           <span>
-            {allMatching ? t('bulk.allMatching', { n: total.toLocaleString(intlLocale()) }) : t('bulk.selected', { n: selection.length })}
+            {table.allMatching ? t('bulk.allMatching', { n: total.toLocaleString(intlLocale()) }) : t('bulk.selected', { n: selection.length })}
           </span>
-          {pageFullySelected && !allMatching && total > rows.length && (
-            <Button type="button" link size="small" label={t('bulk.selectAllMatching', { n: total.toLocaleString(intlLocale()) })} onClick={() => setAllMatching(true)} />
+          {table.canSelectAllMatching && (
+            <Button type="button" link size="small" label={t('bulk.selectAllMatching', { n: total.toLocaleString(intlLocale()) })} onClick={table.selectAllMatching} />
           )}
           <span className="bulk-bar__actions">
             {bulk.map((a) => (
@@ -197,11 +89,11 @@ export function TableNodeView({ node }: { node: TableNode }) {
                 action={a}
                 ownerId={node.id}
                 extra={{ selected: selection }}
-                prepare={async () => (allMatching ? { selected: await gatherAll() } : { selected: selection })}
+                prepare={async () => ({ selected: await table.selectedRows() })}
               />
             ))}
           </span>
-          <Button type="button" text size="small" label={t('bulk.clear')} onClick={() => (setSelection([]), setAllMatching(false))} />
+          <Button type="button" text size="small" label={t('bulk.clear')} onClick={table.clearSelection} />
         </div>
       )}
       <DataTable
@@ -218,7 +110,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
         sortOrder={state.sort ? (state.sort.order === 'desc' ? -1 : 1) : 0}
         onSort={onSort}
         removableSort
-        loading={loading}
+        loading={table.loading}
         emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('table.empty')}
         paginatorTemplate={{
           layout: 'RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport',
@@ -235,7 +127,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
             ? (e) => {
                 const target = e.originalEvent.target as HTMLElement
                 if (target.closest('a,button,input,.p-checkbox')) return
-                navigate(fill(rowLink, { ...ctx, row: e.data as Row }, true))
+                navigate(table.rowHref(e.data as Row)!)
               }
             : undefined
         }
@@ -283,10 +175,10 @@ export function TableNodeView({ node }: { node: TableNode }) {
           visible={columns.map((c) => c.field)}
           onClose={() => setChooser(false)}
           onReset={() => {
-            void prefs.save({ ...prefs.value, columns: undefined }).then(() => setChooser(false))
+            void table.saveColumns(undefined).then(() => setChooser(false))
           }}
           onSave={(fields) => {
-            void prefs.save({ ...prefs.value, columns: fields }).then(() => setChooser(false))
+            void table.saveColumns(fields).then(() => setChooser(false))
           }}
         />
       )}

@@ -7,7 +7,7 @@ import type { TreeNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
-import { useI18n, useMessages } from '../../i18n/i18n'
+import { localized, useI18n, useMessages } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
 import { messages } from '../messages'
 import { fill, getPath, resolveParams } from '../template'
@@ -16,7 +16,7 @@ type Item = Record<string, unknown>
 
 /** A hierarchy (agents under agencies…) from an endpoint answering nested nodes; keyboard navigable. */
 export function TreeNodeView({ node }: { node: TreeNode }) {
-  const { l } = useI18n()
+  const { l, lang } = useI18n()
   const t = useMessages(messages)
   const loadError = t('data.loadError')
   const title = node.title ? l(node.title) : t('tree.title')
@@ -38,10 +38,10 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
       const key = String(getPath(item, node.keyField))
       const children = (getPath(item, node.childrenField) as Item[] | undefined) ?? []
       if (children.length) keys[key] = true
-      return { key, label: fill(node.label, { row: item }), data: item, children: children.map(map), leaf: children.length === 0 }
+      return { key, label: fill(localized(node.label, lang), { row: item }), data: item, children: children.map(map), leaf: children.length === 0 }
     }
     return { nodes: roots.map(map), keys }
-  }, [query.data, node])
+  }, [query.data, node, lang])
   const [expanded, setExpanded] = useState<TreeExpandedKeysType | null>(null)
 
   if (query.isPending) return <Skeleton height="10rem" />
@@ -57,9 +57,9 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
         pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
         emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('tree.empty')}
         nodeTemplate={(n) => (
-          <span className="tree-label">
+          <span className="tree-label" translate="no">
             <span>{n.label}</span>
-            {node.detail && <small className="tree-label__detail">{fill(node.detail, { row: n.data as Item })}</small>}
+            {node.detail && <small className="tree-label__detail">{fill(l(node.detail), { row: n.data as Item })}</small>}
           </span>
         )}
       />

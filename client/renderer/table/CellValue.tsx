@@ -12,7 +12,11 @@ function textOn(hex: string): string {
   return lum > 0.6 ? '#111827' : '#ffffff'
 }
 
-/** A table cell or detail value: formatted text, a badge with its colour, a link, or code. */
+/**
+ * A table cell or detail value: formatted text, a badge with its colour, a link, or code.
+ * What comes from the API is data, marked `translate="no"` (it stays in the language it was
+ * written in); a badge's label from the screen and yes/no are the portal's own words.
+ */
 export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'format' | 'badges' | 'colorField' | 'labelField' | 'link' | 'itemField'>; row: Record<string, unknown> }) {
   const { l } = useI18n()
   const raw = getPath(row, column.field)
@@ -23,8 +27,9 @@ export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'for
     const badge = column.badges?.[String(value)]
     const label = badge?.label ? l(badge.label) : String(column.labelField ? (getPath(row, column.labelField) ?? value) : value)
     const color = badge?.color ?? (column.colorField ? (getPath(row, column.colorField) as string | undefined) : undefined)
-    if (color && /^#[0-9a-fA-F]{6}$/.test(color)) return <Tag value={label} style={{ background: color, color: textOn(color) }} />
-    return <Tag value={label} severity={(badge?.severity as 'success' | 'info' | 'warning' | 'danger' | 'secondary' | 'contrast' | undefined) ?? 'info'} />
+    const data = badge?.label ? undefined : 'no'
+    if (color && /^#[0-9a-fA-F]{6}$/.test(color)) return <Tag value={label} translate={data} style={{ background: color, color: textOn(color) }} />
+    return <Tag value={label} translate={data} severity={(badge?.severity as 'success' | 'info' | 'warning' | 'danger' | 'secondary' | 'contrast' | undefined) ?? 'info'} />
   }
   if (column.format === 'boolean') {
     const yes = value === true || value === 1 || value === 'true'
@@ -35,8 +40,12 @@ export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'for
     )
   }
   if (column.format === 'link' && column.link && value !== null && value !== undefined) {
-    return <Link to={fill(column.link, { row }, true)}>{formatValue(value, 'text')}</Link>
+    return (
+      <Link to={fill(column.link, { row }, true)} translate="no">
+        {formatValue(value, 'text')}
+      </Link>
+    )
   }
-  if (column.format === 'code') return <code className="code-cell">{formatValue(value, 'text')}</code>
-  return <>{formatValue(value, column.format)}</>
+  if (column.format === 'code') return <code className="code-cell" translate="no">{formatValue(value, 'text')}</code>
+  return <span translate="no">{formatValue(value, column.format)}</span>
 }

@@ -61,7 +61,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
   useEffect(() => setText(value), [value])
   // Typing (not a new value from outside, nor a new onChange) starts the pause; it ends with the latest of both.
   const settle = useEffectEvent((typed: string) => {
-    if (filter.type === 'text' && typed !== value) onChange(typed.trim())
+    if (filter.input === 'text' && typed !== value) onChange(typed.trim())
   })
   useEffect(() => {
     const timer = setTimeout(() => settle(text), 400)
@@ -69,7 +69,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
   }, [text])
 
   let input
-  switch (filter.type) {
+  switch (filter.input) {
     case 'select':
       input = (
         <Dropdown inputId={id} value={value || null} options={options} optionLabel="label" optionValue="value" showClear filter={options.length > 8} placeholder={t('filter.all')} onChange={(e) => onChange(e.value == null ? '' : String(e.value))} />

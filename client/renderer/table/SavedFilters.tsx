@@ -5,13 +5,7 @@ import { InputText } from 'primereact/inputtext'
 import { useState } from 'react'
 import { useMessages } from '../../i18n/i18n'
 import { messages } from './messages'
-import type { TableState } from './table-state'
-
-export interface SavedFilter {
-  name: string
-  filters: TableState['filters']
-  sort: TableState['sort']
-}
+import type { SavedFilter, TableState } from './table-state'
 
 /** Named filters the user keeps (server-side preference): apply, save the current one, delete. */
 export function SavedFilters({ saved, current, onApply, onSave, onDelete }: { saved: SavedFilter[]; current: TableState; onApply: (f: SavedFilter) => void; onSave: (name: string) => Promise<void>; onDelete: (name: string) => Promise<void> }) {

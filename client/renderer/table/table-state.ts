@@ -10,6 +10,13 @@ export interface TableState {
   filters: Record<string, string>
 }
 
+/** Filters and sort the user keeps under a name (a server-side preference). */
+export interface SavedFilter {
+  name: string
+  filters: TableState['filters']
+  sort: TableState['sort']
+}
+
 export const DEFAULT_PAGE_SIZE = 10
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100]
 
@@ -113,7 +120,7 @@ export function localPage(node: TableNode, rows: Record<string, unknown>[], stat
   let out = rows.filter((row) =>
     Object.entries(state.filters).every(([field, q]) => {
       const col = columnOf(node, field)
-      return !q || !col?.filter || matchesFilter(getPath(row, field), q, col.filter.type)
+      return !q || !col?.filter || matchesFilter(getPath(row, field), q, col.filter.input)
     }),
   )
   if (state.sort) {

@@ -83,7 +83,7 @@ export function ResponseView({ result }: { result: CallResult }) {
         {body.text && <Button type="button" size="small" text icon={copied ? 'pi pi-check' : 'pi pi-copy'} label={copied ? t('response.copied') : t('response.copy')} onClick={() => void copy()} />}
       </div>
       {body.text ? (
-        <pre className={`apitest__body apitest__body--${kind}`} tabIndex={0} aria-labelledby="apitest-body-title" data-testid="apitest-body">
+        <pre className={`apitest__body apitest__body--${kind}`} translate="no" tabIndex={0} aria-labelledby="apitest-body-title" data-testid="apitest-body">
           <code>
             {tokens
               ? tokens.map((t, i) =>

@@ -5,6 +5,7 @@ import { Message } from 'primereact/message'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
 import { ApiError, send } from '../../api/client'
+import { useScreenPath } from '../../api/screen-path'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { describedBy } from '../../ui/described-by'
@@ -70,6 +71,8 @@ function urlOf(path: string, params: Record<string, string | number>): string {
 export default function ApiTestConsole() {
   const t = useMessages(messages)
   const { lang } = useI18n()
+  // The keys' own screen, where a key is made (the same permission as this console).
+  const keysPath = useScreenPath()('apikeys')
   const [key, setKey] = useState('')
   // Whether the key was refused (and which parameters were): the messages are worked out on
   // render, so they follow a language switch.
@@ -202,7 +205,7 @@ export default function ApiTestConsole() {
           hint={
             <>
               {t('key.help.before')}
-              <Link to="/apikeys">{t('key.help.link')}</Link>
+              {keysPath ? <Link to={keysPath}>{t('key.help.link')}</Link> : t('key.help.link')}
               {t('key.help.after')}
             </>
           }

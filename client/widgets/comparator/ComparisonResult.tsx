@@ -2,6 +2,7 @@ import { Button } from 'primereact/button'
 import { useMemo, type Ref } from 'react'
 import { Bar } from 'react-chartjs-2'
 import { Link } from 'react-router-dom'
+import { useScreenPath } from '../../api/screen-path'
 import { useTheme } from '../../ui/theme'
 import { getLanguage, useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue, formatNumber } from '../../ui/format'
@@ -35,6 +36,8 @@ export function ComparisonResult({
   const { dark } = useTheme()
   const t = useMessages(messages)
   const { lang } = useI18n()
+  // Where the saved comparisons are listed; a brand without that screen gets no link.
+  const savedList = useScreenPath()('comparador-listado')
   const ofertas = result.Ofertas
   const best = ofertas.find((o) => o.Codigo === result.Mejor) ?? ofertas[0]
   const short = (o: { Codigo: string; Nombre: string }) => (o.Codigo === 'fijo' || o.Codigo === 'indexado' ? t(`offer.${o.Codigo}`) : o.Nombre)
@@ -183,7 +186,7 @@ export function ComparisonResult({
       <div className="comparator-result__actions">
         {savedAs !== null ? (
           <p className="comparator-saved" role="status">
-            <i className="pi pi-check-circle" aria-hidden="true" /> {t('saved.as', { id: savedAs })} <Link to="/soluciones/comparador/listado">{t('saved.list')}</Link>
+            <i className="pi pi-check-circle" aria-hidden="true" /> {t('saved.as', { id: savedAs })} {savedList && <Link to={savedList}>{t('saved.list')}</Link>}
           </p>
         ) : (
           <Button type="button" icon="pi pi-save" label={t('save')} loading={saving} onClick={onSave} />

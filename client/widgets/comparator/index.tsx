@@ -161,6 +161,8 @@ export default function ComparatorWidget() {
               value={values.TarifaId}
               options={tarifas.data ?? []}
               optionLabel="Nombre"
+              // The tariffs are data: their names stay as the API gives them.
+              translate="no"
               optionValue="Id"
               onChange={(e) => change({ TarifaId: Number(e.value) })}
               loading={tarifas.isPending}

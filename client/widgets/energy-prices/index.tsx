@@ -261,7 +261,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
       >
         {excedentes.data?.Formula && (
           <p className="prices-formula">
-            <strong>{t('formula')}</strong> {excedentes.data.Formula}
+            <strong>{t('formula')}</strong> <span translate="no">{excedentes.data.Formula}</span>
           </p>
         )}
       </PriceChart>
@@ -322,7 +322,7 @@ function IndexNotes({ answer }: { answer: IndexAnswer }) {
   return (
     <div className="prices-notes">
       <p className="prices-formula">
-        <strong>{t('notes.fee')}</strong> {formatNumber(answer.FeeMwh, 2)} €/MWh. <strong>{t('formula')}</strong> {answer.Formula}
+        <strong>{t('notes.fee')}</strong> {formatNumber(answer.FeeMwh, 2)} €/MWh. <strong>{t('formula')}</strong> <span translate="no">{answer.Formula}</span>
       </p>
       {coef && periods.length > 0 && (
         <details className="prices-coef">

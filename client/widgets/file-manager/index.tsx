@@ -278,9 +278,11 @@ export default function FileManager() {
                 <li key={r.Id}>
                   <i className="pi pi-angle-right files__crumb-sep" aria-hidden="true" />
                   {i === all.length - 1 ? (
-                    <span aria-current="page">{r.Nombre}</span>
+                    <span aria-current="page" translate="no">
+                      {r.Nombre}
+                    </span>
                   ) : (
-                    <button type="button" className="p-link files__crumb" onClick={() => open(r.Id)}>
+                    <button type="button" className="p-link files__crumb" translate="no" onClick={() => open(r.Id)}>
                       {r.Nombre}
                     </button>
                   )}
@@ -419,7 +421,7 @@ export default function FileManager() {
                       <th scope="row" className="files__name">
                         <button type="button" className="p-link files__open" onClick={() => open(f.Id)}>
                           <i className="pi pi-folder" aria-hidden="true" />
-                          <span>{f.Nombre}</span>
+                          <span translate="no">{f.Nombre}</span>
                         </button>
                       </th>
                       <td className="files__col-opt">{t('table.folder')}</td>
@@ -442,7 +444,7 @@ export default function FileManager() {
                       <th scope="row" className="files__name">
                         <button type="button" className="p-link files__open" onClick={() => void downloadFile(f)} title={t('table.downloadItem', { name: f.Nombre })}>
                           <i className={`pi ${fileIcon(f.Extension)}`} aria-hidden="true" />
-                          <span>{f.Nombre}</span>
+                          <span translate="no">{f.Nombre}</span>
                         </button>
                       </th>
                       <td className="files__col-opt">{(f.Extension || '').replace(/^\./, '').toUpperCase() || '—'}</td>

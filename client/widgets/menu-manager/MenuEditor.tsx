@@ -328,7 +328,9 @@ function NodeLabel({ node }: { node: TreeNode }) {
   const { entry } = node.data as NodeData
   return (
     <span className={`menu-manager__node ${entry.hidden ? 'menu-manager__node--hidden' : ''}`} data-key={entry.key}>
-      <span className="menu-manager__node-label">{entry.label.es}</span>
+      <span className="menu-manager__node-label" translate="no">
+        {entry.label.es}
+      </span>
       {entry.hidden && <span className="menu-manager__tag">{t('menu.tag.hidden')}</span>}
       {entry.devOnly && <span className="menu-manager__tag">{t('menu.tag.dev')}</span>}
       {entry.permission && <span className="menu-manager__tag menu-manager__tag--perm">{entry.permission}</span>}

@@ -48,7 +48,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
                 ))}
               </tr>
             </thead>
-            <tbody>
+            <tbody translate="no">
               {table.rows.map((r, i) => (
                 <tr key={i}>
                   {r.map((v, j) => (

@@ -4,6 +4,7 @@ import { SelectButton } from 'primereact/selectbutton'
 import { useId, useMemo, useState, type KeyboardEvent } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { api } from '../../api/client'
+import { useScreenPath } from '../../api/screen-path'
 import { localized, useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../ui/format'
 import type { LocalizedText } from '../../../schemas/i18n'
@@ -34,6 +35,19 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
   const t = useMessages(messages)
   const { lang } = useI18n()
   const navigate = useNavigate()
+  // A province leads to the contracts list, wherever its screen file puts it (none: no links).
+  const listPath = useScreenPath()('contratos-listado')
+  const provinceUrl = (provincia: string) => (listPath ? contractsListUrl(listPath, provincia) : undefined)
+  const provinceLink = (provincia: string) => {
+    const to = provinceUrl(provincia)
+    return to ? (
+      <Link to={to} translate="no">
+        {provincia}
+      </Link>
+    ) : (
+      <span translate="no">{provincia}</span>
+    )
+  }
   const [search, setSearch] = useSearchParams()
   const choices = (measures?.filter(isMeasure) ?? []).length ? measures!.filter(isMeasure) : [initial]
   const fromUrl = search.get('medida')
@@ -70,7 +84,8 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
 
   const open = (shape: ProvinceShape) => {
     const row = matched.get(shape.id)
-    navigate(contractsListUrl(row?.Provincia ?? shape.name))
+    const to = provinceUrl(row?.Provincia ?? shape.name)
+    if (to) navigate(to)
   }
   const onKey = (e: KeyboardEvent, shape: ProvinceShape) => {
     if (e.key === 'Enter' || e.key === ' ') {
@@ -133,7 +148,7 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
               {ranking.map((r) => (
                 <tr key={r.ProvinciaId}>
                   <th scope="row">
-                    <Link to={contractsListUrl(r.Provincia)}>{r.Provincia}</Link>
+                    {provinceLink(r.Provincia)}
                   </th>
                   <td>{fmt(r.Contratos)}</td>
                   <td>{fmt(r.ContratosActivos)}</td>
@@ -146,7 +161,8 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
         </div>
       ) : (
         <div className="spain-map__body">
-          <div className="spain-map__canvas" onMouseLeave={() => setActive(null)}>
+          {/* The map is a chart of data: its provinces are named as the API names them. */}
+          <div className="spain-map__canvas" translate="no" onMouseLeave={() => setActive(null)}>
             <svg
               viewBox={`0 0 ${geometry.width} ${geometry.height}`}
               className="spain-map__svg"
@@ -215,7 +231,7 @@ export default function SpainMapWidget({ measure: initial = 'Contratos', measure
                 <ol className="spain-map__ranking">
                   {ranking.slice(0, 5).map((r) => (
                     <li key={r.ProvinciaId}>
-                      <Link to={contractsListUrl(r.Provincia)}>{r.Provincia}</Link>
+                      {provinceLink(r.Provincia)}
                       <span>{figure(measure, r[measure])}</span>
                     </li>
                   ))}
@@ -239,7 +255,7 @@ function Figures({ name, row, measure }: { name: string; row: ProvinceRow | unde
   ]
   return (
     <>
-      <strong className="spain-map__tooltip-title">{name}</strong>
+      <strong className="spain-map__tooltip-title" translate="no">{name}</strong>
       <dl>
         {items.map(([k, label]) => (
           <div key={k} className={k === measure ? 'is-measure' : undefined}>

@@ -187,7 +187,10 @@ export function provinceLabel(name: string, row: ProvinceRow | undefined, measur
   return `${name}: ${format(v)} ${measureText(measure, v === 1 ? 'one' : 'many')}`
 }
 
-/** The contracts list filtered by a province (its URL state: the text filter on `Provincia`). */
-export function contractsListUrl(provincia: string): string {
-  return `/soluciones/contratos/listado?${new URLSearchParams({ 'f.Provincia': provincia }).toString()}`
+/**
+ * The contracts list at `listPath` (the manifest's, see screen-path.ts) filtered by a province:
+ * its URL state is the text filter on `Provincia`.
+ */
+export function contractsListUrl(listPath: string, provincia: string): string {
+  return `${listPath}?${new URLSearchParams({ 'f.Provincia': provincia }).toString()}`
 }

@@ -64,7 +64,7 @@ export function ContractsByStatePanel() {
               {states.map((s) => (
                 <li key={s.Estado}>
                   <span className="dash-legend__swatch" style={{ background: s.Color }} aria-hidden="true" />
-                  <span className="dash-legend__name">{s.Nombre}</span>
+                  <span className="dash-legend__name" translate="no">{s.Nombre}</span>
                   <span className="dash-legend__value">{formatNumber(s.Cantidad, 0)}</span>
                 </li>
               ))}

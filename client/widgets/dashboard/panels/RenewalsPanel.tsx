@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import { api } from '../../../api/client'
+import { useScreenPath } from '../../../api/screen-path'
 import { useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../ui/format'
 import { EmptyState } from '../../../ui/states'
@@ -37,6 +38,7 @@ const SEVERITY: Record<string, 'secondary' | 'info' | 'success'> = { proxima_ren
 
 export function RenewalsPanel() {
   const t = useMessages(messages)
+  const pathOf = useScreenPath()
   const query = useQuery({
     queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
     queryFn: () => api.get<Paged<Renewal>>('/api/renovaciones', { params: RENEWALS_PARAMS }),
@@ -47,6 +49,7 @@ export function RenewalsPanel() {
     <PanelState queries={[query]}>
       {() => {
         const { Items, TotalCount } = query.data!
+        const all = pathOf('renovaciones')
         return (
           <div className="dash-renewals">
             {Items.length === 0 ? (
@@ -56,25 +59,40 @@ export function RenewalsPanel() {
                 {Items.map((r) => (
                   <li key={r.Id}>
                     <div className="dash-renewals__main">
-                      <Link to={`/soluciones/contratos/${encodeURIComponent(r.CodigoContrato)}`} className="dash-renewals__code">
-                        {r.CodigoContrato}
-                      </Link>
-                      <span className="dash-renewals__holder">{r.Titular}</span>
+                      <ContractCode code={r.CodigoContrato} to={pathOf('contrato-detalle', { referencia: r.CodigoContrato })} />
+                      <span className="dash-renewals__holder" translate="no">
+                        {r.Titular}
+                      </span>
                     </div>
                     <div className="dash-renewals__meta">
                       <span>{formatValue(r.FechaRenovacion, 'date')}</span>
-                      <Tag value={r.Subestado} severity={SEVERITY[r.SubestadoCodigo] ?? 'info'} />
+                      <Tag value={r.Subestado} translate="no" severity={SEVERITY[r.SubestadoCodigo] ?? 'info'} />
                     </div>
                   </li>
                 ))}
               </ul>
             )}
-            <Link to="/soluciones/renovaciones" className="dash-renewals__all">
-              {t('renewals.all', { n: formatValue(TotalCount, 'integer') })} <i className="pi pi-arrow-right" aria-hidden="true" />
-            </Link>
+            {all && (
+              <Link to={all} className="dash-renewals__all">
+                {t('renewals.all', { n: formatValue(TotalCount, 'integer') })} <i className="pi pi-arrow-right" aria-hidden="true" />
+              </Link>
+            )}
           </div>
         )
       }}
     </PanelState>
+  )
+}
+
+/** A renewal's contract code, a link to the contract when this user and host have its screen. */
+function ContractCode({ code, to }: { code: string; to: string | undefined }) {
+  return to ? (
+    <Link to={to} className="dash-renewals__code" translate="no">
+      {code}
+    </Link>
+  ) : (
+    <span className="dash-renewals__code" translate="no">
+      {code}
+    </span>
   )
 }

@@ -1,0 +1,308 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect, useMemo, useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
+import { api, send } from '../../api/client'
+import { reportError, useFailureText, type CallerText } from '../../api/errors'
+import { nodeKey } from '../../api/query-keys'
+import { showToast } from '../../api/toast'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { applyAfter, resolveCall } from '../actions/run-action'
+import { useRenderContext } from '../context'
+import { messages as rendererMessages } from '../messages'
+import { useScreenTitle } from '../screen-title'
+import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
+import { messages } from './messages'
+import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
+import { toBody, toFormData, validateField } from './validation'
+
+function emptyValue(f: Field): unknown {
+  return f.input === 'checkbox' ? false : f.input === 'multiselect' || f.input === 'file' ? [] : null
+}
+
+function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, map: Record<string, string> | undefined): Record<string, unknown> {
+  const values: Record<string, unknown> = {}
+  for (const f of fields) {
+    const fromLoad = loaded !== undefined && loaded !== null ? getPath(loaded, map?.[f.name] ?? f.name) : undefined
+    if (fromLoad !== undefined && fromLoad !== null) values[f.name] = fromLoad
+    else if (f.defaultValue !== undefined) values[f.name] = resolveValue(f.defaultValue, ctx)
+    else values[f.name] = emptyValue(f)
+  }
+  return values
+}
+
+export interface FormSourceOptions {
+  /** Toast title the action that opened the form gives explicitly, when the form names none. */
+  fallbackArea?: CallerText
+  /** The opening action's label: its toasts' title only where no area is given and the endpoint catalogue names none. */
+  lastArea?: string
+}
+
+/** What a form starts from: still loading, failed to load (with the text to show), or ready. */
+export type FormSource = { area: CallerText | undefined; lastArea: string } & (
+  | { status: 'loading' }
+  | { status: 'failed'; failure: string | null } // null while the catalogue's wording loads
+  | { status: 'ready'; loaded: unknown; draft: SavedDraft | null }
+)
+
+/** Loads what a form starts from: its initial values (when it names an endpoint) and the user's draft. */
+export function useFormSource(form: FormNode, opts: FormSourceOptions = {}): FormSource {
+  const ctx = useRenderContext()
+  const { t } = useI18n()
+  const tf = useMessages(messages)
+  const loadError = useMessages(rendererMessages)('data.loadError')
+  const wanted = !!form.initial && evalCondition(form.initial.when, ctx)
+  const endpoint = form.initial ? `/${fill(form.initial.endpoint, ctx, true)}` : ''
+  const params = form.initial ? resolveParams(form.initial.params, ctx) : {}
+  // The explicit area (the opening action's, else the form's) wins over the endpoint catalogue's; a title is the last resort.
+  const area = opts.fallbackArea ?? form.errorArea
+  const title = useScreenTitle(form.title)
+  const lastArea = opts.lastArea ?? (title || tf('form.name'))
+  const initial = useQuery({
+    queryKey: ['form-initial', form.id, endpoint, params],
+    queryFn: () => api.get<unknown>(endpoint, { params }),
+    enabled: wanted,
+    staleTime: 0,
+    gcTime: 0,
+    meta: { errorArea: form.initial?.errorArea ?? area, errorMessage: form.initial?.errorMessage, fallbackArea: lastArea, fallbackMessage: loadError },
+  })
+  const initialFailure = useFailureText(initial.error, form.initial?.errorMessage, loadError)
+  // A draft is restored unless the form was loaded from elsewhere (a duplicated contract).
+  const draftKey = form.draft && !wanted ? form.draft.key : null
+  const draft = useQuery({
+    queryKey: ['form-draft', draftKey],
+    queryFn: () => loadDraft(draftKey!),
+    enabled: draftKey !== null,
+    staleTime: 0,
+    gcTime: 0,
+    meta: { errorArea: t('form.draft.area'), errorMessage: t('form.draft.loadFailed') },
+  })
+  if ((wanted && initial.isPending) || (draftKey !== null && draft.isPending)) return { status: 'loading', area, lastArea }
+  if (wanted && initial.isError) return { status: 'failed', failure: initialFailure, area, lastArea }
+  const loaded = wanted ? (form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data) : undefined
+  // A draft that could not be read leaves the form empty (the error was shown), never stuck.
+  return { status: 'ready', loaded, draft: draft.data ?? null, area, lastArea }
+}
+
+export interface FormControllerOptions {
+  /** What the form starts from (`useFormSource` once ready); read on the first render only. */
+  loaded: unknown
+  draft: SavedDraft | null
+  area: CallerText | undefined
+  lastArea: string
+  /** In a dialog the opener refreshes what it owns; a page form refreshes its own node. */
+  inDialog?: boolean
+  ownerId?: string
+  onDone?: () => void
+  onReveal?: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
+  /** Toast message the action that opened the form gives explicitly, when the form names none. */
+  fallbackMessage?: CallerText
+  /** The view moves the focus: to a field that blocks going on, and to the heading of a step just shown. */
+  focusField?: (field: Field) => void
+  focusStep?: () => void
+}
+
+/** Everything a form view draws and every change it can ask for; no markup, no UI kit. */
+export interface FormController {
+  values: Record<string, unknown>
+  /** The render context with the form's values, for conditions, templates and dependent options. */
+  fieldCtx: TemplateContext
+  /** The fields shown (their `visibleWhen` holds), all steps together. */
+  visible: Field[]
+  /** The fields of the current step (all visible ones without steps; none on the review). */
+  stepFields: Field[]
+  /** Rule errors of the visible fields, shown or not yet. */
+  errors: Record<string, string>
+  /** The error to show on a field: once it was left, the form submitted or its step tried. */
+  errorOf(field: Field): string | undefined
+  setValue(name: string, value: unknown): void
+  /** A lookup found a record: sets these of the form's fields. */
+  fillValues(filled: Record<string, unknown>): void
+  /** The user left the field. */
+  touch(name: string): void
+  /** The server validator's verdict on a field: a message blocks the submit, null clears it. */
+  setServerError(name: string, message: string | null): void
+  steps: FormNode['steps'] | null
+  stepIndex: number
+  totalSteps: number
+  /** On the last, review step. */
+  onReview: boolean
+  /** The current step, unless on the review or without steps. */
+  step: NonNullable<FormNode['steps']>[number] | null
+  /** Goes to a step: forward only when the current one is right (else its first wrong field gets the focus). */
+  goTo(index: number): void
+  /** From the review, back to a step to change it. */
+  editStep(index: number): void
+  /** Next step, or validate and send; on failure the values stay (on screen and in the draft). */
+  submit(): Promise<void>
+  busy: boolean
+  submitted: boolean
+  /** The user changed something since the form opened (or was reset). */
+  dirty: boolean
+  /** The draft the form was restored from, while its notice is shown. */
+  restoredDraft: SavedDraft | null
+  /** Deletes the draft and goes back to the starting values. */
+  discardDraft(): void
+}
+
+/**
+ * The headless logic of a form: values, rules, server validators' verdicts, steps, the draft,
+ * submit and what happens after. Field-level work (validator calls, lookups, options) is each
+ * field's own (`useFieldController`); it reports back through `setServerError` and `fillValues`.
+ */
+export function useFormController(form: FormNode, opts: FormControllerOptions): FormController {
+  const { loaded, draft, area, lastArea, inDialog, ownerId, onDone, onReveal, fallbackMessage, focusField, focusStep } = opts
+  const ctx = useRenderContext()
+  const { t } = useI18n()
+  const client = useQueryClient()
+  const navigate = useNavigate()
+  const [restored] = useState<SavedDraft | null>(draft)
+  const [values, setValues] = useState<Record<string, unknown>>(() => ({
+    ...initialValues(form.fields, ctx, loaded, form.initial?.map),
+    ...(restored ? draftValues(form.fields, restored.values) : {}),
+  }))
+  const [dirty, setDirty] = useState(false)
+  const [draftNotice, setDraftNotice] = useState(restored !== null)
+  const [touched, setTouched] = useState<Record<string, boolean>>({})
+  const [submitted, setSubmitted] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
+  const [stepIndex, setStepIndex] = useState(0)
+  const [stepTried, setStepTried] = useState<Record<number, boolean>>({})
+  const warnDraft = (detail: string) => showToast({ severity: 'warn', summary: t('form.draft.area'), detail })
+  const drafts = useDraftSaver(form.draft?.key ?? null, () => warnDraft(t('form.draft.saveFailed')))
+  // Only what the user changed is saved; opening a form (or restoring a draft) writes nothing.
+  useEffect(() => {
+    if (drafts && dirty) drafts.change(draftValues(form.fields, values))
+  }, [drafts, dirty, values, form.fields])
+
+  const fieldCtx = { ...ctx, values }
+  const visible = form.fields.filter((f) => evalCondition(f.visibleWhen, fieldCtx))
+  const byName = new Map(form.fields.map((f) => [f.name, f]))
+  const steps = form.steps ?? null
+  const totalSteps = steps ? steps.length + (form.review ? 1 : 0) : 1
+  const onReview = !!steps && !!form.review && stepIndex === steps.length
+  const stepFields = steps && !onReview ? visible.filter((f) => steps[stepIndex]!.fields.includes(f.name)) : steps ? [] : visible
+
+  const errors = useMemo(() => {
+    const out: Record<string, string> = {}
+    for (const f of visible) {
+      const e = validateField(f, values[f.name], values)
+      if (e) out[f.name] = e
+    }
+    return out
+  }, [visible, values])
+
+  const blocking = (fields: Field[]) => fields.find((f) => errors[f.name] || serverErrors[f.name])
+
+  const goTo = (index: number) => {
+    if (index > stepIndex) {
+      // Moving on needs the current step right; going back never does.
+      setStepTried((t) => ({ ...t, [stepIndex]: true }))
+      const wrong = blocking(stepFields)
+      if (wrong) return focusField?.(wrong)
+    }
+    setStepIndex(index)
+    requestAnimationFrame(() => focusStep?.())
+  }
+
+  const submit = async () => {
+    if (steps && !onReview && stepIndex < totalSteps - 1) return goTo(stepIndex + 1)
+    setSubmitted(true)
+    const wrong = blocking(visible)
+    if (wrong) {
+      if (steps) {
+        const at = steps.findIndex((s) => s.fields.includes(wrong.name))
+        if (at >= 0) setStepIndex(at)
+        setStepTried((t) => ({ ...t, [at]: true }))
+      }
+      // After the render that shows the field's step.
+      requestAnimationFrame(() => focusField?.(wrong))
+      return
+    }
+    setBusy(true)
+    // Should the submit fail, what was typed is already stored (a reload finds it).
+    void drafts?.flush()
+    const visibleNames = new Set(visible.map((f) => f.name))
+    const shown = Object.fromEntries(Object.entries(values).filter(([k]) => visibleNames.has(k)))
+    const body = toBody(form.fields, shown)
+    const callCtx = { ...ctx, values: body }
+    try {
+      const req = resolveCall(form.submit, callCtx)
+      // Multipart: the values (files included) plus any fixed fields the submit names in its body.
+      const payload =
+        form.encoding === 'multipart'
+          ? toFormData(form.fields, { ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) && form.submit.body !== 'values' ? (req.body as Record<string, unknown>) : {}), ...shown })
+          : req.body
+      const res = await send(req.method, req.endpoint, { params: req.params, body: payload })
+      const text = await res.text()
+      let result: unknown = text
+      try {
+        result = text ? JSON.parse(text) : undefined
+      } catch {
+        // text answer
+      }
+      // Not awaited: the delete waits behind any save in flight, even after the form is gone.
+      void drafts?.clear()
+      await applyAfter(form.after, undefined, { area, method: req.method, path: req.endpoint, lastResort: lastArea }, { ...callCtx, result }, { client, navigate, ownerId, closeDialog: onDone, reveal: onReveal })
+      if (form.after?.reset) {
+        setValues(initialValues(form.fields, ctx, undefined, undefined))
+        setDirty(false)
+        setSubmitted(false)
+        setTouched({})
+        setStepIndex(0)
+      }
+      if (!inDialog) await client.invalidateQueries({ queryKey: nodeKey(form.id) })
+    } catch (err) {
+      // Nothing typed is lost: the values stay on screen and in the draft.
+      reportError(area, err, form.errorMessage ?? fallbackMessage, { area: lastArea })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return {
+    values,
+    fieldCtx,
+    visible,
+    stepFields,
+    errors,
+    errorOf: (f) => ((touched[f.name] || submitted || stepTried[stepIndex]) && errors[f.name] ? errors[f.name] : undefined),
+    setValue: (name, value) => {
+      setDirty(true)
+      setValues((v) => ({ ...v, [name]: value }))
+    },
+    fillValues: (filled) => {
+      setDirty(true)
+      setValues((v) => ({ ...v, ...Object.fromEntries(Object.entries(filled).filter(([k]) => byName.has(k))) }))
+    },
+    touch: (name) => setTouched((t) => ({ ...t, [name]: true })),
+    setServerError: (name, message) =>
+      setServerErrors((s) => {
+        if ((s[name] ?? null) === message) return s
+        const next = { ...s }
+        if (message) next[name] = message
+        else delete next[name]
+        return next
+      }),
+    steps,
+    stepIndex,
+    totalSteps,
+    onReview,
+    step: steps && !onReview ? steps[stepIndex]! : null,
+    goTo,
+    editStep: setStepIndex,
+    submit,
+    busy,
+    submitted,
+    dirty,
+    restoredDraft: draftNotice ? restored : null,
+    discardDraft: () => {
+      void drafts?.clear().then((deleted) => deleted || warnDraft(t('form.draft.discardFailed')))
+      setValues(initialValues(form.fields, ctx, loaded, form.initial?.map))
+      setDraftNotice(false)
+      setDirty(false)
+      setStepIndex(0)
+    },
+  }
+}

@@ -1,0 +1,208 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useMemo, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import type { Column, TableNode } from '../../../schemas/screen'
+import { api, saveFile } from '../../api/client'
+import { reportError } from '../../api/errors'
+import { usePreference } from '../../api/preferences'
+import { nodeKey } from '../../api/query-keys'
+import { notifySuccess } from '../../api/toast'
+import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { useI18n, useMessages } from '../../i18n/i18n'
+import { useRenderContext } from '../context'
+import { messages as rendererMessages } from '../messages'
+import { useScreenTitle } from '../screen-title'
+import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
+import { messages } from './messages'
+import { defaultState, exportParams, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
+
+/** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
+const MAX_PAGE = 500
+
+interface TablePrefs {
+  columns?: string[]
+  filters?: SavedFilter[]
+}
+
+export type Row = Record<string, unknown>
+export type TableSort = TableState['sort']
+
+/** Everything a table view draws and every change it can ask for; no markup, no UI kit. */
+export interface TableController {
+  /** Page (from 0), page size, sort and filters: in the URL for the screen's main table, else in memory. */
+  state: TableState
+  /** Server-paged (false: the browser filters, sorts and pages every row it got). */
+  paged: boolean
+  rows: Row[]
+  total: number
+  /** The data is being fetched (delayed, so a quick answer never flashes a spinner). */
+  loading: boolean
+  /** The last fetch failed (the failure was already reported as a toast). */
+  failed: boolean
+  /** The table's title, else the screen's: the last-resort title of its toasts. */
+  title: string
+  /** The columns shown: the user's choice where they made one, else the ones not hidden. */
+  columns: Column[]
+  setPage(page: number, size: number): void
+  setSort(sort: TableSort): void
+  setFilters(filters: Record<string, string>): void
+  /** The link a row leads to, where the table has one. */
+  rowHref(row: Row): string | undefined
+  /** Rows checked on this page. */
+  selection: Row[]
+  select(rows: Row[]): void
+  /** Every row matching the filter is selected, beyond this page. */
+  allMatching: boolean
+  selectAllMatching(): void
+  clearSelection(): void
+  /** How many rows the bulk actions act on. */
+  selectedCount: number
+  /** The whole page is checked and more rows match: offering "select all matching" makes sense. */
+  canSelectAllMatching: boolean
+  /** The rows a bulk action acts on: the checked ones, or every matching row, page by page. */
+  selectedRows(): Promise<Row[]>
+  exporting: boolean
+  /** Downloads the export with the table's sort and filters; a failure is reported, never thrown. */
+  exportFile(): Promise<void>
+  savedFilters: SavedFilter[]
+  applySavedFilter(filter: SavedFilter): void
+  /** Saves the current filters and sort under `name` (replacing one of the same name). */
+  saveFilter(name: string): Promise<void>
+  deleteSavedFilter(name: string): Promise<void>
+  /** Saves the user's column choice; undefined goes back to the screen's default. */
+  saveColumns(fields: string[] | undefined): Promise<void>
+}
+
+/** Table state in the URL (the screen's main table) or in memory. */
+function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
+  const [search, setSearch] = useSearchParams()
+  const [local, setLocal] = useState(() => defaultState(node))
+  if (!node.urlState) return [local, setLocal]
+  return [readState(search, '', node), (s) => setSearch(writeState(search, '', node, s), { replace: false })]
+}
+
+/**
+ * The headless logic of a table node: URL state, the data query, paging, sorting, filters,
+ * saved filters and column choice (user preferences), selection for bulk actions and export.
+ */
+export function useTableController(node: TableNode): TableController {
+  const { l } = useI18n()
+  const t = useMessages(messages)
+  const tr = useMessages(rendererMessages)
+  const ctx = useRenderContext()
+  const [state, setState] = useTableState(node)
+  const prefs = usePreference<TablePrefs>(`tabla:${ctx.screenId}:${node.id}`)
+  const [selection, setSelection] = useState<Row[]>([])
+  const [allMatching, setAllMatching] = useState(false)
+  const [exporting, setExporting] = useState(false)
+  const fromData = node.source.fromData
+  const paged = node.source.paged !== false && !fromData
+  const title = useScreenTitle(node.title) || ctx.screenId
+
+  const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
+  const baseParams = resolveParams(node.source.params, ctx)
+  const requestParams = paged ? { ...baseParams, ...pagedParams(node, state) } : baseParams
+  const query = useQuery({
+    queryKey: [...nodeKey(node.id), endpoint, requestParams],
+    queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
+    placeholderData: keepPreviousData,
+    enabled: !!endpoint,
+    meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: tr('data.loadError') },
+  })
+  // Rows inside the enclosing detail's data: no call of its own; refreshing the detail refreshes them.
+  const dataRows = fromData ? lookup(ctx, dataPath(fromData)) : undefined
+  const data = useMemo(() => (fromData ? { rows: dataRows } : query.data), [fromData, dataRows, query.data])
+  const loading = useDelayedFlag(!fromData && query.isFetching)
+
+  const { rows, total } = useMemo(() => {
+    const raw = getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? (paged ? 'Items' : ''))) as Row[] | undefined
+    const list = Array.isArray(raw) ? raw : []
+    if (!paged) return localPage(node, list, state)
+    return { rows: list, total: Number(getPath(data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
+  }, [data, node, paged, fromData, state])
+
+  const visibleFields = prefs.value?.columns?.filter((f) => node.columns.some((c) => c.field === f))
+  const columns = visibleFields?.length ? visibleFields.map((f) => node.columns.find((c) => c.field === f)!) : node.columns.filter((c) => !c.hidden)
+
+  // Any change of what the table shows drops the selection: it named rows of another view.
+  const update = (next: Partial<TableState>) => {
+    setSelection([])
+    setAllMatching(false)
+    setState({ ...state, ...next })
+  }
+
+  /** Every row matching the current filter, page by page (for "all matching" bulk actions). */
+  const gatherAll = async (): Promise<Row[]> => {
+    if (!paged) return localPage(node, (getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? '')) as Row[]) ?? [], { ...state, page: 0, size: Number.MAX_SAFE_INTEGER }).rows
+    const out: Row[] = []
+    for (let page = 0; ; page++) {
+      const answer = await api.get<unknown>(endpoint, { params: { ...baseParams, ...pagedParams(node, { ...state, page, size: MAX_PAGE }) } })
+      const items = (getPath(answer, node.source.rowsPath ?? 'Items') as Row[]) ?? []
+      out.push(...items)
+      if (items.length < MAX_PAGE) return out
+    }
+  }
+
+  const exportFile = async () => {
+    if (!node.export) return
+    setExporting(true)
+    try {
+      const file = await api.download(`/${fill(node.export.endpoint, ctx, true)}`, {
+        params: { ...resolveParams(node.export.params, ctx), ...exportParams(node, state) },
+        fallbackName: node.export.fileName ? l(node.export.fileName) : `${node.id}.xlsx`,
+      })
+      saveFile(file)
+    } catch (err) {
+      reportError(node.export.errorArea ?? node.errorArea, err, node.export.errorMessage, { area: title, message: t('export.error') })
+    } finally {
+      setExporting(false)
+    }
+  }
+
+  const savedFilters = prefs.value?.filters ?? []
+  const pageFullySelected = selection.length > 0 && selection.length === rows.length
+
+  return {
+    state,
+    paged,
+    rows,
+    total,
+    loading,
+    failed: !fromData && query.isError,
+    title,
+    columns,
+    setPage: (page, size) => update({ page, size }),
+    setSort: (sort) => update({ sort, page: 0 }),
+    setFilters: (filters) => update({ filters, page: 0 }),
+    rowHref: (row) => (node.rowLink ? fill(node.rowLink, { ...ctx, row }, true) : undefined),
+    selection,
+    select: (picked) => {
+      setAllMatching(false)
+      setSelection(picked)
+    },
+    allMatching,
+    selectAllMatching: () => setAllMatching(true),
+    clearSelection: () => {
+      setSelection([])
+      setAllMatching(false)
+    },
+    selectedCount: allMatching ? total : selection.length,
+    canSelectAllMatching: pageFullySelected && !allMatching && total > rows.length,
+    selectedRows: async () => (allMatching ? gatherAll() : selection),
+    exporting,
+    exportFile,
+    savedFilters,
+    applySavedFilter: (f) => update({ filters: f.filters, sort: f.sort, page: 0 }),
+    saveFilter: async (name) => {
+      const rest = savedFilters.filter((f) => f.name !== name)
+      await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
+      notifySuccess(node.errorArea ? l(node.errorArea) : title, t('saved.done', { name }))
+    },
+    deleteSavedFilter: async (name) => {
+      await prefs.save({ ...prefs.value, filters: savedFilters.filter((f) => f.name !== name) })
+    },
+    saveColumns: async (fields) => {
+      await prefs.save({ ...prefs.value, columns: fields })
+    },
+  }
+}
