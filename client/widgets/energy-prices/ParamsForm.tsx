@@ -7,7 +7,8 @@ import { useI18n, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { formatDate, fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { messages } from './messages'
-import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type Modalidad, type PriceParams } from './prices-logic'
+import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type PriceParams } from './prices-logic'
+import type { Modalidad } from '../../../schemas/business/energy'
 
 export interface Tarifa {
   Id: number
