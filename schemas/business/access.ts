@@ -16,24 +16,6 @@ export type AgentRef = Type.Static<typeof AgentRef>
 export const BrandAgentRef = Type.Object({ ...AgentRef.properties, MarcaId: Type.Integer(), MarcaDominio: Type.String(), MarcaNombre: Type.String() }, CLOSED)
 export type BrandAgentRef = Type.Static<typeof BrandAgentRef>
 
-/** `GET api/auth/session`: the signed-in user, what the BFF builds the session from. */
-export const SessionAnswer = Type.Object(
-  {
-    Id: Type.Integer(),
-    UserName: Type.String(),
-    Email: Type.String(),
-    Nombre: Type.String(),
-    Apellidos: Nullable(Type.String()),
-    Telefono: Nullable(Type.String()),
-    Permisos: Type.Array(PermissionRef),
-    Grupos: Type.Array(GroupRef),
-    /** The agent linked in the caller's brand. */
-    Agente: Nullable(Type.Object({ Id: Type.Integer(), Nombre: Type.String(), Codigo: Type.String() }, CLOSED)),
-  },
-  CLOSED,
-)
-export type SessionAnswer = Type.Static<typeof SessionAnswer>
-
 /** A row of `GET api/usuarios` (paged). */
 export const UserRow = Type.Object(
   {

@@ -16,9 +16,6 @@ export const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' })
 /** An instant, ISO 8601 (`2026-11-01T10:00:00Z`). */
 export const Instant = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}' })
 
-export const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
-export type Period = (typeof PERIODS)[number]
-
 /** A value per tariff period P1…P6; `null` for the periods a tariff does not have. */
 export const PorPeriodo = Type.Object(
   { P1: Nullable(Type.Number()), P2: Nullable(Type.Number()), P3: Nullable(Type.Number()), P4: Nullable(Type.Number()), P5: Nullable(Type.Number()), P6: Nullable(Type.Number()) },

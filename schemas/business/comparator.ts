@@ -7,7 +7,14 @@ export const OfferCode = Type.Enum(['fijo', 'indexado'])
 
 /** What a supply costs over a year, by term. */
 export const Cost = Type.Object(
-  { ImporteAnualEur: Type.Number(), EnergiaEur: Type.Number(), PotenciaEur: Type.Number(), AlquilerContadorEur: Type.Number(), ImpuestosEur: Type.Number() },
+  {
+    ImporteAnualEur: Type.Number(),
+    EnergiaEur: Type.Number(),
+    PotenciaEur: Type.Number(),
+    /** Meter rental: the reference API adds it, spec §7 does not list it, so an upstream may leave it out. */
+    AlquilerContadorEur: Type.Optional(Type.Number()),
+    ImpuestosEur: Type.Number(),
+  },
   CLOSED,
 )
 export type Cost = Type.Static<typeof Cost>
@@ -76,3 +83,25 @@ export const SavedComparison = Type.Object(
   CLOSED,
 )
 export type SavedComparison = Type.Static<typeof SavedComparison>
+
+/** The body of `POST api/comparador/comparativa`; `Guardar` keeps the comparison (then it has an `Id`). */
+export const ComparisonBody = Type.Object(
+  {
+    Nombre: Type.Optional(Type.String()),
+    Cliente: Type.Optional(Type.String()),
+    TarifaId: Type.Integer(),
+    PotenciasKw: PorPeriodo,
+    ConsumoAnualKwh: PorPeriodo,
+    PreciosActuales: Type.Object({ EnergiaKwh: PorPeriodo, PotenciaKwDia: PorPeriodo }, CLOSED),
+    Guardar: Type.Optional(Type.Boolean()),
+  },
+  CLOSED,
+)
+export type ComparisonBody = Type.Static<typeof ComparisonBody>
+
+/** `POST api/comparador/comparativa`: the result, with the input echoed and the saved comparison's `Id` (`null` when not kept). */
+export const ComparisonAnswer = Type.Object(
+  { Id: Nullable(Type.Integer()), Entrada: Type.Object({ ...ComparisonInput.properties, Tarifa: Type.String() }, CLOSED), ...ComparisonResult.properties },
+  CLOSED,
+)
+export type ComparisonAnswer = Type.Static<typeof ComparisonAnswer>

@@ -24,7 +24,7 @@ export const Invoice = Type.Object(
     BaseImponible: Type.Number(),
     Iva: Type.Number(),
     ImporteTotal: Type.Number(),
-    EstadoPago: Type.Enum(['pendiente', 'pagada', 'devuelta']),
+    EstadoPago: Type.Enum(['pendiente', 'pagada', 'devuelta', 'impagada']),
     EstadoPagoNombre: Type.String(),
     AgenteId: Nullable(Type.Integer()),
     Agente: Nullable(Type.String()),

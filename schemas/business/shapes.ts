@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DashboardSummary } from '../dashboard'
-import { ApiKey, ApiUserDetail, ApiUserRow, Group, Permission, PermissionRef, Preference, SessionAnswer, UserDetail, UserRow } from './access'
+import { SessionUser } from '../session-user'
+import { ApiKey, ApiUserDetail, ApiUserRow, Group, Permission, PermissionRef, Preference, UserDetail, UserRow } from './access'
 import { AgentDetail, AgentNode, AgentRow, LinkableUser } from './agents'
 import { CalculationAnswer, SavingsPeriod } from './battery'
 import { ComparisonRow, SavedComparison } from './comparator'
@@ -21,7 +22,8 @@ import { CatalogueEntry, ContractState, CupsCheck, IdentifierCheck, Tariff, User
  * the schema its name gives.
  */
 export const ANSWER_SHAPES = {
-  'access.session': SessionAnswer,
+  /** What the BFF reads from the upstream's session (tolerant of a real upstream's extra fields). */
+  'access.session': SessionUser,
   'access.userPage': Paged(UserRow),
   'access.user': UserDetail,
   'access.groups': Type.Array(Group),

@@ -6,7 +6,8 @@ import { reportError } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { formatDate, formatNumber } from '../../ui/format'
 import { PERIOD_COLORS, seriesColors } from '../shared/charts'
-import { ParamsForm, type Tarifa } from './ParamsForm'
+import { ParamsForm } from './ParamsForm'
+import type { Tariff } from '../../../schemas/business/utility'
 import { PriceChart } from './PriceChart'
 import {
   daysBetween,
@@ -49,7 +50,7 @@ export default function EnergyPricesWidget() {
   })
   const tarifas = useQuery({
     queryKey: ['utility', 'tarifas'],
-    queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
+    queryFn: ({ signal }) => api.get<Tariff[]>('/api/utility/tarifas', { signal }),
     meta: { reportErrors: true },
     staleTime: 60 * 60_000,
   })
@@ -64,7 +65,7 @@ export default function EnergyPricesWidget() {
   return <PricesView lastDay={lastDay} tarifas={tarifas.data ?? []} />
 }
 
-function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }) {
+function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }) {
   const [search, setSearch] = useSearchParams()
   const t = useMessages(messages)
   const { lang } = useI18n()

@@ -2,7 +2,7 @@ import { getLanguage, messageIn } from '../../i18n/i18n'
 import { formatDate } from '../../ui/format'
 import type { Language } from '../../../schemas/i18n'
 import { messages } from './messages'
-import { PERIODS, type Period } from '../../../schemas/business/common'
+import { PERIODS, type Period } from '../../../schemas/business/periods'
 import type { IndexSeries, Modalidad, OmieSeries } from '../../../schemas/business/energy'
 
 /**

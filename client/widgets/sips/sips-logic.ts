@@ -4,7 +4,8 @@
  */
 import { messageIn } from '../../i18n/i18n'
 import { messages } from './messages'
-import { PERIODS, type Period, type PorPeriodo } from '../../../schemas/business/common'
+import { PERIODS, type Period } from '../../../schemas/business/periods'
+import type { PorPeriodo } from '../../../schemas/business/common'
 import type { SipsListItem, SipsReading } from '../../../schemas/business/sips'
 
 export { PERIODS }
