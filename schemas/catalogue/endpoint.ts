@@ -131,6 +131,12 @@ export const Endpoint = Type.Object(
     list: Type.Optional(ListSpec),
     /** What it answers: JSON (the default), a file (download, export, PDF) or nothing. */
     answer: Type.Optional(Type.Enum(['json', 'file', 'empty'])),
+    /**
+     * The shape of a JSON answer: a name of the registry of business shapes
+     * (`schemas/business/shapes.ts`, e.g. `battery.calculation`); the catalogue refuses a name it
+     * does not hold, and the contract test checks the reference API's answers against it.
+     */
+    shape: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$' })),
     /** The record it touches: its kind and the parameter (path, query or body) holding its key. */
     record: Type.Optional(Type.Object({ entity: Type.String({ minLength: 1 }), param: Type.String({ minLength: 1 }) }, { additionalProperties: false })),
     /**

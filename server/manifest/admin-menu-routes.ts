@@ -14,6 +14,7 @@ import { resolveMenu } from './menu-filter'
 import { MenuRuleError, validateMenu } from './menu-rules'
 import { menuDoc, type MenuService } from './menu-service'
 import { VersionConflictError, type MenuStore } from './menu-store'
+import type { Permission } from '../../schemas/business/access'
 
 export interface AdminMenuOptions {
   gate: SessionGate
@@ -29,7 +30,7 @@ export interface AdminMenuOptions {
 async function knownPermissions(opts: AdminMenuOptions, token: string, brandDomain: string, requestId: string): Promise<{ codes: Set<string>; list: { code: string; name: string }[] }> {
   const fallback = [...GatingPermissions].map((code) => ({ code, name: code }))
   try {
-    const answer = await opts.upstream.call<{ NombreNormalizado: string; Nombre: string }[]>({ method: 'GET', path: '/api/permission', token, brandDomain, requestId })
+    const answer = await opts.upstream.call<Permission[]>({ method: 'GET', path: '/api/permission', token, brandDomain, requestId })
     if (answer.status === 200 && Array.isArray(answer.body)) {
       const list = answer.body.map((p) => ({ code: p.NombreNormalizado, name: p.Nombre }))
       return { codes: new Set(list.map((p) => p.code)), list }

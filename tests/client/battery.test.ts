@@ -15,8 +15,8 @@ import {
   tenYearRows,
   validateInputs,
   type BatteryInputs,
-  type BatteryResult,
 } from '../../client/widgets/battery/model'
+import type { BatteryResult } from '../../schemas/business/battery'
 
 const example: BatteryInputs = {
   ConsumoAnualKwh: 4000,
@@ -150,7 +150,7 @@ describe('result formats', () => {
 
   it('lists the best first and never twice', () => {
     const best = result(2, 300, 2000)
-    const list = allResults({ Entrada: {}, Mejor: best, Alternativas: [result(1, 100, 4000), best, result(3, 50, 5000)] })
+    const list = allResults({ Mejor: best, Alternativas: [result(1, 100, 4000), best, result(3, 50, 5000)] })
     expect(list.map((r) => r.Bateria.Id)).toEqual([2, 1, 3])
     expect(allResults(null)).toEqual([])
   })

@@ -100,6 +100,26 @@ describe('failure toasts read the endpoint catalogue', () => {
     expect(toasts[0]).toMatchObject({ summary: 'Contrato', detail: 'Sin penalización que mostrar.' })
   })
 
+  it("a screen's errorArea and errorMessage in both languages are shown in the interface's", async () => {
+    const bilingual = { ...penalty, errorArea: { es: 'Penalización', en: 'Penalty' }, errorMessage: { es: 'Sin penalización que mostrar.', en: 'No penalty to show.' } } as ScreenNode
+    answer(404)
+    wrap(<ScreenRenderer node={bilingual} />)
+    await waitFor(() => expect(toasts).toHaveLength(1))
+    expect(toasts[0]).toMatchObject({ summary: 'Penalización', detail: 'Sin penalización que mostrar.' })
+    expect((await screen.findByRole('alert')).textContent).toBe('Sin penalización que mostrar.')
+    cleanup()
+    toasts = []
+    setLanguage('en')
+    try {
+      wrap(<ScreenRenderer node={bilingual} />)
+      await waitFor(() => expect(toasts).toHaveLength(1))
+      expect(toasts[0]).toMatchObject({ summary: 'Penalty', detail: 'No penalty to show.' })
+      expect((await screen.findByRole('alert')).textContent).toBe('No penalty to show.')
+    } finally {
+      setLanguage('es')
+    }
+  })
+
   it("the server's text wins over both", async () => {
     answer(409, 'El contrato no tiene penalización calculada.')
     wrap(<ScreenRenderer node={{ ...penalty, errorArea: 'Penalización', errorMessage: 'Sin penalización que mostrar.' } as ScreenNode} />)

@@ -11,8 +11,8 @@ import {
   selectionBodies,
   siblingNames,
   toTreeNodes,
-  type FolderNode,
 } from '../../client/widgets/file-manager/model'
+import type { FolderNode } from '../../schemas/business/files'
 
 const MB = 1024 * 1024
 const f = (name: string, size = 1000) => ({ name, size })

@@ -9,9 +9,8 @@ import {
   periodsOf,
   readSipsUrl,
   writeSipsUrl,
-  type Lectura,
-  type SipsListRow,
 } from '../../client/widgets/sips/sips-logic'
+import type { SipsListItem, SipsReading } from '../../schemas/business/sips'
 
 const A = 'ES0021000000000000RC'
 const B = 'ES0021000000000001RK'
@@ -59,7 +58,7 @@ describe('cupsFromFile', () => {
   })
 })
 
-function lectura(inicio: string, activa: Partial<Record<'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6', number>>, tarifa = '2.0TD'): Lectura {
+function lectura(inicio: string, activa: Partial<Record<'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6', number>>, tarifa = '2.0TD'): SipsReading {
   const all = { P1: null, P2: null, P3: null, P4: null, P5: null, P6: null, ...activa }
   return {
     FechaInicio: inicio,
@@ -128,7 +127,7 @@ describe('URL state', () => {
 
 describe('listSummary', () => {
   it('counts the rows by state', () => {
-    const row = (Estado: SipsListRow['Estado']): SipsListRow => ({ Cups: 'x', Normalizado: 'X', Estado, Motivo: null, Info: null })
+    const row = (Estado: SipsListItem['Estado']): SipsListItem => ({ Cups: 'x', Normalizado: 'X', Estado, Motivo: null, Info: null })
     expect(listSummary([row('ok'), row('ok'), row('invalido'), row('sin_datos')])).toEqual({ ok: 2, invalido: 1, sin_datos: 1 })
   })
 })

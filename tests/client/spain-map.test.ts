@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import provincias from '../../server/reference-api/data/provincias.json'
 import { atlasProvinces, spainGeometry } from '../../client/widgets/spain-map/geo'
-import { buildScale, classFill, contractsListUrl, matchProvinces, nameKeys, nice, normalizeName, provinceLabel, type ProvinceRow } from '../../client/widgets/spain-map/map-logic'
+import { buildScale, classFill, contractsListUrl, matchProvinces, nameKeys, nice, normalizeName, provinceLabel } from '../../client/widgets/spain-map/map-logic'
+import type { ProvinceRow } from '../../schemas/business/map'
 
 const rows: ProvinceRow[] = provincias.map((p) => ({ ProvinciaId: p.Id, Provincia: p.Nombre, Contratos: p.Id * 2, ContratosActivos: p.Id, PuntosSuministro: p.Id * 3, ConsumoAnualKwh: p.Id * 1000 }))
 

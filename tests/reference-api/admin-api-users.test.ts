@@ -2,44 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, permisoId, publicMe } from './admin-support'
-
-interface ApiKey {
-  ApiKey: string
-  Mascara: string
-  Descripcion: string
-  ApiUsuarioId: number
-  ApiUsuario: string
-  Activa: boolean
-  Caducada: boolean
-  FechaCreacion: string
-  CreadaPor: string | null
-  UltimoUso: string | null
-  FechaExpiracion: string | null
-}
-
-interface ApiUserDetail {
-  Id: number
-  Nombre: string
-  Email: string
-  Descripcion: string
-  Activo: boolean
-  FechaAlta: string
-  CreadoPor: string | null
-  Permisos: { Id: number; NombreNormalizado: string }[]
-  Claves: ApiKey[]
-  Agente: { Id: number; Codigo: string; Nombre: string } | null
-  Agentes: { Id: number; MarcaDominio: string }[]
-  Actividad: { Fecha: string; Usuario: string | null; Accion: string; Detalle: unknown }[]
-}
-
-interface ApiUserRow {
-  Id: number
-  Nombre: string
-  Activo: boolean
-  NumClaves: number
-  NumClavesActivas: number
-  AgenteCodigo: string | null
-}
+import type { ApiKey, ApiUserDetail, ApiUserRow } from '../../schemas/business/access'
 
 let api: RunningReferenceApi
 let admin: ApiCaller

@@ -2,25 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, STRONG, grupoId, login, uniqueEmail } from './admin-support'
-
-interface Permiso {
-  Id: number
-  Nombre: string
-  NombreNormalizado: string
-  Descripcion: string
-  NumUsuarios: number
-  NumGrupos: number
-  NumApiUsuarios: number
-  NumUsuariosEfectivos: number
-}
-
-interface Grupo {
-  Id: number
-  Nombre: string
-  Descripcion: string
-  NumUsuarios: number
-  Permisos: { Id: number; Nombre: string; NombreNormalizado: string }[]
-}
+import type { Group, Permission } from '../../schemas/business/access'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -50,7 +32,7 @@ async function sessionPermissions(caller: ApiCaller): Promise<string[]> {
 
 describe('permissions', () => {
   it('lists the seeded permissions with their counts', async () => {
-    const res = await admin.get<Permiso[]>('/api/permission')
+    const res = await admin.get<Permission[]>('/api/permission')
     expect(res.status).toBe(200)
     const names = res.body.map((p) => p.NombreNormalizado)
     expect(names).toEqual(expect.arrayContaining(['VERRENOVACIONES', 'GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'APICONTRATOSLECTURA']))
@@ -61,7 +43,7 @@ describe('permissions', () => {
   })
 
   it('creates one with a derived normalised name; a duplicate is 409', async () => {
-    const res = await admin.post<Permiso>('/api/permission', { Nombre: 'Ver facturas ópticas', Descripcion: 'Acceso a las facturas.' })
+    const res = await admin.post<Permission>('/api/permission', { Nombre: 'Ver facturas ópticas', Descripcion: 'Acceso a las facturas.' })
     expect(res.status, res.text).toBe(201)
     expect(res.body).toMatchObject({ Nombre: 'Ver facturas ópticas', NombreNormalizado: 'VERFACTURASOPTICAS', Descripcion: 'Acceso a las facturas.', NumUsuarios: 0, NumGrupos: 0 })
     const dup = await admin.post('/api/permission', { Nombre: 'ver  facturas opticas' })
@@ -72,8 +54,8 @@ describe('permissions', () => {
   })
 
   it('adds to and removes from one user; the session shows it', async () => {
-    const perm = (await admin.post<Permiso>('/api/permission', { Nombre: 'Exportar clientes' })).body
-    const renov = (await admin.get<Permiso[]>('/api/permission')).body.find((p) => p.NombreNormalizado === 'VERRENOVACIONES')!
+    const perm = (await admin.post<Permission>('/api/permission', { Nombre: 'Exportar clientes' })).body
+    const renov = (await admin.get<Permission[]>('/api/permission')).body.find((p) => p.NombreNormalizado === 'VERRENOVACIONES')!
     const user = await signedInUser()
     expect(await sessionPermissions(user.caller)).toEqual([])
 
@@ -94,7 +76,7 @@ describe('permissions', () => {
   })
 
   it('adds to and removes from several users at once', async () => {
-    const perm = (await admin.post<Permiso>('/api/permission', { Nombre: 'Descargar documentos' })).body
+    const perm = (await admin.post<Permission>('/api/permission', { Nombre: 'Descargar documentos' })).body
     const [a, b] = [await signedInUser(), await signedInUser()]
     const add = await admin.put<{ PermisoId: number; Afectados: number; Total: number }>('/api/permission/add-permiso-to-users-multiple', [a.id, b.id], { permiso: perm.Id })
     expect(add.body).toEqual({ PermisoId: perm.Id, Afectados: 2, Total: 2 })
@@ -109,7 +91,7 @@ describe('permissions', () => {
   })
 
   it('takes away GESTORACCESS only while someone keeps it', async () => {
-    const gestor = (await admin.get<Permiso[]>('/api/permission')).body.find((p) => p.NombreNormalizado === 'GESTORACCESS')!
+    const gestor = (await admin.get<Permission[]>('/api/permission')).body.find((p) => p.NombreNormalizado === 'GESTORACCESS')!
     const admins = grupoId(api.db, 'Administradores')
     const res = await admin.delete('/api/grupousuarios/remove-permiso-a-user-group', { PermisoId: gestor.Id, GrupoId: admins })
     expect(res.status).toBe(409)
@@ -127,26 +109,26 @@ describe('permissions', () => {
 
 describe('groups', () => {
   it('creates a group, lists it, assigns and removes a permission; members get it through the group', async () => {
-    const created = await admin.post<Grupo>('/api/grupousuarios/create-user-group', { Nombre: 'Atención al cliente', Descripcion: 'Equipo de soporte.' })
+    const created = await admin.post<Group>('/api/grupousuarios/create-user-group', { Nombre: 'Atención al cliente', Descripcion: 'Equipo de soporte.' })
     expect(created.status, created.text).toBe(201)
     expect(created.body).toMatchObject({ Nombre: 'Atención al cliente', Descripcion: 'Equipo de soporte.', NumUsuarios: 0, Permisos: [] })
     expect((await admin.post('/api/grupousuarios/create-user-group', { Nombre: 'atención al CLIENTE' })).status).toBe(409)
 
-    const perm = (await admin.post<Permiso>('/api/permission', { Nombre: 'Ver incidencias' })).body
+    const perm = (await admin.post<Permission>('/api/permission', { Nombre: 'Ver incidencias' })).body
     const user = await signedInUser()
     await admin.post('/api/usuarios/add-user-group', undefined, { userId: user.id, userGroup: created.body.Id })
 
-    const assigned = await admin.post<Grupo>('/api/grupousuarios/asignar-permiso-a-user-group', { PermisoId: perm.Id, GrupoId: created.body.Id })
+    const assigned = await admin.post<Group>('/api/grupousuarios/asignar-permiso-a-user-group', { PermisoId: perm.Id, GrupoId: created.body.Id })
     expect(assigned.status, assigned.text).toBe(200)
     expect(assigned.body.Permisos).toEqual([{ Id: perm.Id, Nombre: 'Ver incidencias', NombreNormalizado: 'VERINCIDENCIAS' }])
     expect(await sessionPermissions(user.caller)).toEqual(['VERINCIDENCIAS'])
 
-    const groups = (await admin.get<Grupo[]>('/api/grupousuarios/user-groups')).body
+    const groups = (await admin.get<Group[]>('/api/grupousuarios/user-groups')).body
     const mine = groups.find((g) => g.Id === created.body.Id)!
     expect(mine).toMatchObject({ NumUsuarios: 1, Permisos: [{ NombreNormalizado: 'VERINCIDENCIAS' }] })
     expect(groups.find((g) => g.Nombre === 'Administradores')!.Permisos.map((p) => p.NombreNormalizado)).toEqual(['GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERRENOVACIONES'])
 
-    const removed = await admin.delete<Grupo>('/api/grupousuarios/remove-permiso-a-user-group', { PermisoId: perm.Id, GrupoId: created.body.Id })
+    const removed = await admin.delete<Group>('/api/grupousuarios/remove-permiso-a-user-group', { PermisoId: perm.Id, GrupoId: created.body.Id })
     expect(removed.body.Permisos).toEqual([])
     expect(await sessionPermissions(user.caller)).toEqual([])
 

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, STRONG, login, uniqueEmail, userIdByEmail } from './admin-support'
-
-interface Preferencia {
-  Id: number
-  Clave: string
-  Valor: unknown
-  FechaCreacion: string
-  FechaModificacion: string
-}
+import type { Preference } from '../../schemas/business/access'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -33,7 +26,7 @@ async function newUser() {
 
 describe('preferences', () => {
   it('the admin demo account has seeded ones (column choice and saved filters of the contract list)', async () => {
-    const res = await admin.get<Preferencia[]>('/api/usuarios/preferences', { loggedUserId: adminId })
+    const res = await admin.get<Preference[]>('/api/usuarios/preferences', { loggedUserId: adminId })
     expect(res.status).toBe(200)
     expect(res.body.map((p) => p.Clave)).toEqual(['tabla:contratos-listado:contratos', 'tabla:facturas:facturas'])
     const contratos = res.body[0]!.Valor as { columns: string[]; filters: { name: string; filters: Record<string, string>; sort: unknown }[] }
@@ -43,40 +36,40 @@ describe('preferences', () => {
 
   it('creates, reads, replaces (by key) and deletes', async () => {
     const u = await newUser()
-    expect((await u.caller.get<Preferencia[]>('/api/usuarios/preferences', { loggedUserId: u.id })).body).toEqual([])
+    expect((await u.caller.get<Preference[]>('/api/usuarios/preferences', { loggedUserId: u.id })).body).toEqual([])
     const layout = { lg: [{ id: 'contratos-mes', x: 0, y: 0, w: 6, h: 2 }], md: [] }
-    const created = await u.caller.post<Preferencia>('/api/usuarios/preference', { Clave: 'dashboard:layouts', Valor: layout })
+    const created = await u.caller.post<Preference>('/api/usuarios/preference', { Clave: 'dashboard:layouts', Valor: layout })
     expect(created.status, created.text).toBe(200)
     expect(created.body).toMatchObject({ Clave: 'dashboard:layouts', Valor: layout })
     expect(created.body.FechaModificacion).toMatch(/^\d{4}-\d{2}-\d{2}T/)
 
-    const replaced = await u.caller.post<Preferencia>('/api/usuarios/preference', { Clave: 'dashboard:layouts', Valor: { lg: [] } })
+    const replaced = await u.caller.post<Preference>('/api/usuarios/preference', { Clave: 'dashboard:layouts', Valor: { lg: [] } })
     expect(replaced.body.Id).toBe(created.body.Id)
     expect(replaced.body.Valor).toEqual({ lg: [] })
     expect(replaced.body.FechaCreacion).toBe(created.body.FechaCreacion)
 
     // any JSON value: text, number, boolean, null
     for (const [clave, valor] of [['idioma', 'es'], ['tabla:facturas:tamano', 25], ['tema:oscuro', false], ['filtros:vacio', null]] as const) {
-      expect((await u.caller.post<Preferencia>('/api/usuarios/preference', { Clave: clave, Valor: valor })).body.Valor).toEqual(valor)
+      expect((await u.caller.post<Preference>('/api/usuarios/preference', { Clave: clave, Valor: valor })).body.Valor).toEqual(valor)
     }
-    const all = (await u.caller.get<Preferencia[]>('/api/usuarios/preferences', { loggedUserId: u.id })).body
+    const all = (await u.caller.get<Preference[]>('/api/usuarios/preferences', { loggedUserId: u.id })).body
     expect(all.map((p) => p.Clave)).toEqual(['dashboard:layouts', 'filtros:vacio', 'idioma', 'tabla:facturas:tamano', 'tema:oscuro'])
     // filtered by prefix
-    expect((await u.caller.get<Preferencia[]>('/api/usuarios/preferences', { prefijo: 'tabla:' })).body.map((p) => p.Clave)).toEqual(['tabla:facturas:tamano'])
+    expect((await u.caller.get<Preference[]>('/api/usuarios/preferences', { prefijo: 'tabla:' })).body.map((p) => p.Clave)).toEqual(['tabla:facturas:tamano'])
 
     const del = await u.caller.delete('/api/usuarios/preference', undefined, { loggedUserId: u.id, preferenciaId: created.body.Id })
     expect(del.status).toBe(204)
     expect((await u.caller.delete('/api/usuarios/preference', undefined, { loggedUserId: u.id, preferenciaId: created.body.Id })).status).toBe(404)
-    expect((await u.caller.get<Preferencia[]>('/api/usuarios/preferences')).body).toHaveLength(4)
+    expect((await u.caller.get<Preference[]>('/api/usuarios/preferences')).body).toHaveLength(4)
 
     const cleared = await u.caller.delete<{ Eliminadas: number }>('/api/usuarios/preference-all')
     expect(cleared.body).toEqual({ Eliminadas: 4 })
-    expect((await u.caller.get<Preferencia[]>('/api/usuarios/preferences')).body).toEqual([])
+    expect((await u.caller.get<Preference[]>('/api/usuarios/preferences')).body).toEqual([])
   })
 
   it('keeps users apart', async () => {
     const [a, b] = [await newUser(), await newUser()]
-    const mine = (await a.caller.post<Preferencia>('/api/usuarios/preference', { Clave: 'tabla:contratos-listado:columnas', Valor: ['CodigoContrato'] })).body
+    const mine = (await a.caller.post<Preference>('/api/usuarios/preference', { Clave: 'tabla:contratos-listado:columnas', Valor: ['CodigoContrato'] })).body
     await b.caller.post('/api/usuarios/preference', { Clave: 'tabla:contratos-listado:columnas', Valor: ['Titular'] })
     // reading or deleting through another user's id is refused
     const peek = await b.caller.get('/api/usuarios/preferences', { loggedUserId: a.id })
@@ -89,9 +82,9 @@ describe('preferences', () => {
     expect((await admin.get('/api/usuarios/preferences', { loggedUserId: a.id })).status).toBe(403)
     // preference-all clears only the caller's
     await b.caller.delete('/api/usuarios/preference-all')
-    expect((await a.caller.get<Preferencia[]>('/api/usuarios/preferences')).body.map((p) => p.Valor)).toEqual([['CodigoContrato']])
+    expect((await a.caller.get<Preference[]>('/api/usuarios/preferences')).body.map((p) => p.Valor)).toEqual([['CodigoContrato']])
     const agente = await ApiCaller.signIn(api.url, AGENTE)
-    expect((await agente.get<Preferencia[]>('/api/usuarios/preferences')).body.some((p) => p.Id === mine.Id)).toBe(false)
+    expect((await agente.get<Preference[]>('/api/usuarios/preferences')).body.some((p) => p.Id === mine.Id)).toBe(false)
   })
 
   it('goes with the user when the user is deleted', async () => {

@@ -2,41 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, STRONG, grupoId, login, refresh, uniqueEmail, userIdByEmail } from './admin-support'
-
-interface UserDetail {
-  Id: number
-  Email: string
-  Nombre: string
-  Apellidos: string
-  Telefono: string | null
-  Activo: boolean
-  FechaAlta: string
-  UltimoAcceso: string | null
-  TieneContrasena: boolean
-  Grupos: { Id: number; Nombre: string }[]
-  Permisos: { Id: number; NombreNormalizado: string }[]
-  PermisosEfectivos: { Id: number; NombreNormalizado: string; Directo: boolean; Grupos: string[] }[]
-  Agente: { Id: number; Codigo: string; Nombre: string } | null
-  Agentes: { Id: number; Codigo: string; MarcaDominio: string }[]
-}
-
-interface Page<T> {
-  Items: T[]
-  TotalCount: number
-  PageIndex: number
-  PageSize: number
-}
-
-interface UserRow {
-  Id: number
-  Email: string
-  Nombre: string
-  Apellidos: string
-  Activo: boolean
-  FechaAlta: string
-  Grupos: string
-  AgenteCodigo: string | null
-}
+import type { UserDetail, UserRow } from '../../schemas/business/access'
+import type { Paged } from '../../schemas/business/paged'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -66,7 +33,7 @@ describe('users: register, find, update, deactivate, delete', () => {
     expect(created.FechaAlta).toMatch(/^\d{4}-\d{2}-\d{2}$/)
 
     // found in the list by a text filter, and by its detail
-    const list = await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': created.Email })
+    const list = await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': created.Email })
     expect(list.status).toBe(200)
     expect(list.body.TotalCount).toBe(1)
     expect(list.body.Items[0]).toMatchObject({ Id: created.Id, Email: created.Email, Activo: true, Grupos: 'Backoffice', AgenteCodigo: null })
@@ -87,7 +54,7 @@ describe('users: register, find, update, deactivate, delete', () => {
     expect((await login(api.url, { username: created.Email, password: STRONG })).status).toBe(401)
     expect(await refresh(api.url, session.pair!.refreshToken)).toBe(401)
     expect((await session.caller!.get('/api/auth/session')).status).toBe(401)
-    const inactive = await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': created.Email, 'filterColumns[1]': 'Activo', 'filterQueries[1]': 'false' })
+    const inactive = await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': created.Email, 'filterColumns[1]': 'Activo', 'filterQueries[1]': 'false' })
     expect(inactive.body.TotalCount).toBe(1)
 
     // delete: gone, and its group links with it
@@ -163,7 +130,7 @@ describe('users: register, find, update, deactivate, delete', () => {
     expect(detail.Agentes.map((a) => a.MarcaDominio).sort()).toEqual(['energialimpia.es', 'energiaverde.es', 'grupoenergia.es'])
     // the list shows the agent of the caller's brand only
     const grupo = admin.forBrand('grupoenergia.es')
-    const row = (await grupo.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': 'agente@portal.test' })).body.Items[0]!
+    const row = (await grupo.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Email', 'filterQueries[0]': 'agente@portal.test' })).body.Items[0]!
     expect(row.AgenteCodigo).toBe(detail.Agentes.find((a) => a.MarcaDominio === 'grupoenergia.es')!.Codigo)
   })
 })
@@ -262,34 +229,34 @@ describe('group membership', () => {
 describe('the user list: paging, sorting and filtering', () => {
   it('pages with a total', async () => {
     const total = (api.db.prepare('SELECT COUNT(*) AS n FROM usuarios').get() as { n: number }).n
-    const p0 = (await admin.get<Page<UserRow>>('/api/usuarios', { pageIndex: 0, pageSize: 5 })).body
-    const p1 = (await admin.get<Page<UserRow>>('/api/usuarios', { pageIndex: 1, pageSize: 5 })).body
+    const p0 = (await admin.get<Paged<UserRow>>('/api/usuarios', { pageIndex: 0, pageSize: 5 })).body
+    const p1 = (await admin.get<Paged<UserRow>>('/api/usuarios', { pageIndex: 1, pageSize: 5 })).body
     expect(p0).toMatchObject({ TotalCount: total, PageIndex: 0, PageSize: 5 })
     expect(p0.Items).toHaveLength(5)
     expect(p1.Items).toHaveLength(5)
     expect(new Set([...p0.Items, ...p1.Items].map((u) => u.Id)).size).toBe(10)
-    expect((await admin.get<Page<UserRow>>('/api/usuarios')).body.PageSize).toBe(10)
+    expect((await admin.get<Paged<UserRow>>('/api/usuarios')).body.PageSize).toBe(10)
   })
 
   it('sorts by a column both ways', async () => {
-    const asc = (await admin.get<Page<UserRow>>('/api/usuarios', { sortColumn: 'Email', sortOrder: 'asc', pageSize: 500 })).body.Items.map((u) => u.Email)
-    const desc = (await admin.get<Page<UserRow>>('/api/usuarios', { sortColumn: 'Email', sortOrder: 'desc', pageSize: 500 })).body.Items.map((u) => u.Email)
+    const asc = (await admin.get<Paged<UserRow>>('/api/usuarios', { sortColumn: 'Email', sortOrder: 'asc', pageSize: 500 })).body.Items.map((u) => u.Email)
+    const desc = (await admin.get<Paged<UserRow>>('/api/usuarios', { sortColumn: 'Email', sortOrder: 'desc', pageSize: 500 })).body.Items.map((u) => u.Email)
     expect(asc).toEqual([...asc].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' })))
     expect(desc).toEqual([...asc].reverse())
-    const byDate = (await admin.get<Page<UserRow>>('/api/usuarios', { sortColumn: 'FechaAlta', sortOrder: 'desc', pageSize: 500 })).body.Items.map((u) => u.FechaAlta)
+    const byDate = (await admin.get<Paged<UserRow>>('/api/usuarios', { sortColumn: 'FechaAlta', sortOrder: 'desc', pageSize: 500 })).body.Items.map((u) => u.FechaAlta)
     expect(byDate).toEqual([...byDate].sort().reverse())
   })
 
   it('filters by text (accent-insensitive), groups, boolean and date range', async () => {
     const u = await register({ Nombre: 'Íñigo', Apellidos: 'Muñoz Peña' })
-    const byName = (await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Apellidos', 'filterQueries[0]': 'munoz pena' })).body
+    const byName = (await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Apellidos', 'filterQueries[0]': 'munoz pena' })).body
     expect(byName.Items.map((r) => r.Id)).toContain(u.Id)
-    const backoffice = (await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Grupos', 'filterQueries[0]': 'backoffice', pageSize: 500 })).body
+    const backoffice = (await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Grupos', 'filterQueries[0]': 'backoffice', pageSize: 500 })).body
     expect(backoffice.TotalCount).toBeGreaterThan(0)
     expect(backoffice.Items.every((r) => r.Grupos.includes('Backoffice'))).toBe(true)
-    const active = (await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Activo', 'filterQueries[0]': 'true', pageSize: 500 })).body
+    const active = (await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'Activo', 'filterQueries[0]': 'true', pageSize: 500 })).body
     expect(active.Items.every((r) => r.Activo === true)).toBe(true)
-    const since = (await admin.get<Page<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'FechaAlta', 'filterQueries[0]': `${u.FechaAlta}|`, pageSize: 500 })).body
+    const since = (await admin.get<Paged<UserRow>>('/api/usuarios', { 'filterColumns[0]': 'FechaAlta', 'filterQueries[0]': `${u.FechaAlta}|`, pageSize: 500 })).body
     expect(since.Items.map((r) => r.Id)).toContain(u.Id)
     expect(since.Items.every((r) => r.FechaAlta >= u.FechaAlta)).toBe(true)
   })

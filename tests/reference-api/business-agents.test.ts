@@ -2,34 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, allRows, byNumber, byText, isSorted, listQuery, page, readXlsx } from './business-support'
-
-interface AgentRow {
-  Id: number
-  Codigo: string
-  Nombre: string
-  Nif: string
-  Email: string
-  Telefono: string
-  Nivel: number
-  AgentePadreId: number | null
-  AgentePadre: string | null
-  Provincia: string
-  UsuarioId: number | null
-  UsuarioEmail: string | null
-  Activo: boolean
-  FechaAlta: string
-  NumContratos: number
-  NumContratosActivos: number
-}
-
-interface Node {
-  Id: number
-  Codigo: string
-  Nombre: string
-  Nivel: number
-  UsuarioId: number | null
-  Hijos: Node[]
-}
+import type { AgentNode, AgentRow } from '../../schemas/business/agents'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -44,8 +17,8 @@ afterAll(async () => {
   await api?.close()
 })
 
-const flatten = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flatten(n.Hijos)])
-const depth = (n: Node): number => 1 + Math.max(0, ...n.Hijos.map(depth))
+const flatten = (nodes: AgentNode[]): AgentNode[] => nodes.flatMap((n) => [n, ...flatten(n.Hijos)])
+const depth = (n: AgentNode): number => 1 + Math.max(0, ...n.Hijos.map(depth))
 const userId = (email: string) => (api.db.prepare('SELECT id FROM usuarios WHERE email = ?').get(email) as { id: number }).id
 const groupId = (name: string) => (api.db.prepare('SELECT id FROM grupos WHERE nombre = ?').get(name) as { id: number }).id
 
@@ -125,19 +98,19 @@ describe('GET /api/agentes/{id}', () => {
 describe('hierarchy', () => {
   it('GET /api/agentes/jerarquia/{id} answers the subtree of an agency: three levels', async () => {
     const [agency] = (await page<AgentRow>(admin, '/api/agentes', { pageSize: 1, filters: [['Nivel', '1']] })).Items
-    const res = await admin.get<Node>(`/api/agentes/jerarquia/${agency!.Id}`)
+    const res = await admin.get<AgentNode>(`/api/agentes/jerarquia/${agency!.Id}`)
     expect(res.status).toBe(200)
     expect(res.body.Id).toBe(agency!.Id)
     expect(depth(res.body)).toBe(3)
     const nodes = flatten([res.body])
     expect(nodes).toHaveLength(10)
-    const check = (n: Node) => n.Hijos.forEach((h) => (expect(h.Nivel).toBe(n.Nivel + 1), check(h)))
+    const check = (n: AgentNode) => n.Hijos.forEach((h) => (expect(h.Nivel).toBe(n.Nivel + 1), check(h)))
     check(res.body)
     expect((await admin.get('/api/agentes/jerarquia/999999')).status).toBe(404)
   })
 
   it('loggedUser: an agent user gets its own subtree', async () => {
-    const res = await agente.get<Node[]>('/api/agentes/jerarquia/loggedUser')
+    const res = await agente.get<AgentNode[]>('/api/agentes/jerarquia/loggedUser')
     expect(res.status).toBe(200)
     expect(res.body).toHaveLength(1)
     const root = res.body[0]!
@@ -148,12 +121,12 @@ describe('hierarchy', () => {
   })
 
   it('loggedUser: a caller without agent gets the whole forest, or the branches leading to the users of the groups', async () => {
-    const all = await admin.get<Node[]>('/api/agentes/jerarquia/loggedUser')
+    const all = await admin.get<AgentNode[]>('/api/agentes/jerarquia/loggedUser')
     expect(all.body).toHaveLength(4)
     expect(flatten(all.body)).toHaveLength(40)
 
     const comerciales = groupId('Comerciales')
-    const res = await admin.get<Node[]>('/api/agentes/jerarquia/loggedUser', { grupos: `${comerciales}` })
+    const res = await admin.get<AgentNode[]>('/api/agentes/jerarquia/loggedUser', { grupos: `${comerciales}` })
     expect(res.status).toBe(200)
     const nodes = flatten(res.body)
     expect(nodes.length).toBeGreaterThan(0)
@@ -166,7 +139,7 @@ describe('hierarchy', () => {
     expect(leaves.every((n) => n.UsuarioId !== null && members.has(n.UsuarioId))).toBe(true)
     expect(nodes.some((n) => n.UsuarioId === userId('agente@portal.test'))).toBe(true)
 
-    const none = await admin.get<Node[]>('/api/agentes/jerarquia/loggedUser', { grupos: `${groupId('Administradores')}` })
+    const none = await admin.get<AgentNode[]>('/api/agentes/jerarquia/loggedUser', { grupos: `${groupId('Administradores')}` })
     expect(none.body).toEqual([])
     expect((await admin.get('/api/agentes/jerarquia/loggedUser', { grupos: 'uno,dos' })).status).toBe(400)
     const unknown = await admin.get('/api/agentes/jerarquia/loggedUser', { grupos: '9999' })
@@ -244,7 +217,7 @@ describe('linking users', () => {
     // The link shows in the caller's session of this brand only, and the admin now sees its agent's subtree as its hierarchy.
     const session = await admin.get<{ Agente: { Id: number } | null }>('/api/auth/session')
     expect(session.body.Agente?.Id).toBe(freeAgent.Id)
-    const mine = await admin.get<Node[]>('/api/agentes/jerarquia/loggedUser')
+    const mine = await admin.get<AgentNode[]>('/api/agentes/jerarquia/loggedUser')
     expect(mine.body.map((n) => n.Id)).toEqual([freeAgent.Id])
 
     res = await admin.post<Record<string, any>>('/api/agentes/usuarios/asociar/remove', { IdAgente: freeAgent.Id })

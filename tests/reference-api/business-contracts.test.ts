@@ -2,28 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, NOW, allRows, byNumber, byText, isSorted, listQuery, page, readXlsx } from './business-support'
-
-interface ContractRow {
-  Id: number
-  CodigoContrato: string
-  Cups: string
-  Titular: string
-  Nif: string
-  Tarifa: string
-  TarifaId: number
-  Estado: string
-  EstadoNombre: string
-  EstadoColor: string
-  FechaAlta: string
-  FechaActivacion: string | null
-  Agente: string
-  AgenteId: number
-  Provincia: string
-  Modalidad: 'fijo' | 'indexado'
-  ConsumoAnual: number
-  PotenciaP1: number
-  MotivoRechazo: string | null
-}
+import type { ContractRow } from '../../schemas/business/contracts'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -79,7 +58,7 @@ describe('GET /api/contract (paged list)', () => {
     ['PotenciaP1', 'desc'],
   ] as const)('sorts by the number %s %s', async (column, order) => {
     const p = await page<ContractRow>(admin, '/api/contract', { pageSize: 100, sortColumn: column, sortOrder: order })
-    expect(isSorted(p.Items.map((r) => r[column]), order, byNumber)).toBe(true)
+    expect(isSorted(p.Items.map((r) => r[column] as number), order, byNumber)).toBe(true)
   })
 
   it('sorts by FechaAlta ascending (the oldest contract first)', async () => {
@@ -124,7 +103,7 @@ describe('GET /api/contract (paged list)', () => {
       ],
     })
     expect(p.length).toBeGreaterThan(0)
-    expect(p.every((r) => r.ConsumoAnual >= 20000 && r.ConsumoAnual <= 100000 && r.Tarifa === '3.0TD')).toBe(true)
+    expect(p.every((r) => r.ConsumoAnual! >= 20000 && r.ConsumoAnual! <= 100000 && r.Tarifa === '3.0TD')).toBe(true)
   })
 
   it('refuses unknown sort or filter columns, pageSize -1 and malformed filters with a Spanish 400', async () => {

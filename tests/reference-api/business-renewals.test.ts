@@ -2,34 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, SEED_DAY, allRows, byNumber, byText, isSorted, listQuery, page, readXlsx } from './business-support'
-
-interface RenewalRow {
-  Id: number
-  CodigoContrato: string
-  Titular: string
-  Nif: string
-  Cups: string
-  Tarifa: string
-  Modalidad: 'fijo' | 'indexado'
-  EstadoContrato: string
-  FechaRenovacion: string
-  SubestadoId: number
-  SubestadoCodigo: string
-  Subestado: string
-  PrecioActual: number
-  PrecioPropuesto: number
-  Unidad: string
-  VariacionPct: number
-  FechaProximaRenovacion: string
-  FechaUltimoCambio: string
-}
-
-interface SubEstado {
-  Id: number
-  Codigo: string
-  Nombre: string
-  Final: boolean
-}
+import type { RenewalRow, RenewalSubstate } from '../../schemas/business/renewals'
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -93,7 +66,7 @@ describe('GET /api/renovaciones', () => {
   it('with includeSubEstadoFilter=true also answers the sub-state catalog with counts', async () => {
     const plain = await admin.get<Record<string, unknown>>('/api/renovaciones', { includeSubEstadoFilter: false })
     expect(plain.body).not.toHaveProperty('SubEstados')
-    const res = await admin.get<{ TotalCount: number; SubEstados: (SubEstado & { Cantidad: number })[] }>('/api/renovaciones', { includeSubEstadoFilter: true, pageSize: 5 })
+    const res = await admin.get<{ TotalCount: number; SubEstados: (RenewalSubstate & { Cantidad: number })[] }>('/api/renovaciones', { includeSubEstadoFilter: true, pageSize: 5 })
     expect(res.status).toBe(200)
     expect(res.body.SubEstados.map((s) => s.Codigo)).toEqual(['proxima_renovacion', 'ofertada', 'aceptada', 'renovado', 'no_renovado', 'baja_solicitada'])
     expect(res.body.SubEstados.reduce((s, e) => s + e.Cantidad, 0)).toBe(res.body.TotalCount)
@@ -112,7 +85,7 @@ describe('GET /api/renovaciones', () => {
   })
 
   it('GET /api/renovaciones/subestados answers the catalog', async () => {
-    const res = await admin.get<SubEstado[]>('/api/renovaciones/subestados')
+    const res = await admin.get<RenewalSubstate[]>('/api/renovaciones/subestados')
     expect(res.body).toEqual([
       { Id: 1, Codigo: 'proxima_renovacion', Nombre: 'Próxima renovación', Final: false },
       { Id: 2, Codigo: 'ofertada', Nombre: 'Oferta enviada', Final: false },

@@ -1,5 +1,6 @@
 import ExcelJS from 'exceljs'
 import type { ApiCaller } from '../helpers/api-caller'
+import type { Paged } from '../../schemas/business/paged'
 
 /** Shared bits of the business suites (tests/reference-api/business-*.test.ts). */
 
@@ -10,13 +11,6 @@ export const AGENTE = { username: 'agente@portal.test', password: 'Portal-Agente
 export const SEED_DAY = '2026-11-01'
 /** A fixed "now" for suites whose answers depend on today. */
 export const NOW = Date.parse('2026-11-21T10:00:00Z')
-
-export interface Page<T> {
-  Items: T[]
-  TotalCount: number
-  PageIndex: number
-  PageSize: number
-}
 
 /** Query of a paged list: `filters` become `filterColumns[i]` / `filterQueries[i]`. */
 export function listQuery(
@@ -34,8 +28,8 @@ export function listQuery(
   return q
 }
 
-export async function page<T>(api: ApiCaller, path: string, opts: Parameters<typeof listQuery>[0] = {}): Promise<Page<T>> {
-  const res = await api.get<Page<T>>(path, listQuery(opts))
+export async function page<T>(api: ApiCaller, path: string, opts: Parameters<typeof listQuery>[0] = {}): Promise<Paged<T>> {
+  const res = await api.get<Paged<T>>(path, listQuery(opts))
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`)
   return res.body
 }

@@ -2,36 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, allRows, listQuery, page, readXlsx } from './business-support'
+import type { DashboardSummary } from '../../schemas/dashboard'
 
 /**
  * The sales-channel rule: a caller linked to an agent of the brand and without GESTORACCESS
  * sees only the contracts (and their invoices and renewals) of that agent's subtree.
  */
 
+/** What the visibility rule looks at in a row of the contracts, invoices and renewals lists. */
 interface Row {
   CodigoContrato: string
   AgenteId: number
-}
-
-interface Summary {
-  Fecha: string
-  ContratosTotal: number
-  ContratosActivos: number
-  ContratosEnTramite: number
-  ContratosPendientesFirma: number
-  AltasMesActual: number
-  AltasMesAnterior: number
-  ActivacionesMesActual: number
-  BajasMesActual: number
-  ConsumoAnualCarteraKwh: number
-  FacturacionMesActual: number
-  FacturacionMesAnterior: number
-  FacturasPendientes: number
-  ImportePendiente: number
-  ImpagosNumero: number
-  ImpagosImporte: number
-  RenovacionesProximas: number
-  Agentes: number
 }
 
 let api: RunningReferenceApi
@@ -100,7 +81,7 @@ describe('an agent user sees its subtree only', () => {
     expect(situacion.reduce((s, e) => s + e.Cantidad, 0)).toBe(total)
     const months = (await agente.get<{ Cantidad: number }[]>('/api/contract/cantidad-por-mes', { desde: '2023-01-01', hasta: '2026-11-30' })).body
     expect(months.reduce((s, m) => s + m.Cantidad, 0)).toBe(total)
-    const summary = (await agente.get<Summary>('/api/utility/dashboard/resumen')).body
+    const summary = (await agente.get<DashboardSummary>('/api/utility/dashboard/resumen')).body
     expect(summary.ContratosTotal).toBe(total)
     expect(summary.Agentes).toBe(count(`SELECT COUNT(*) AS n FROM agentes WHERE activo = 1 AND id IN ${inSubtree()}`))
   })
@@ -147,7 +128,7 @@ describe('an agent user sees its subtree only', () => {
 
 describe('GET /api/utility/dashboard/resumen', () => {
   it("answers the brand's real figures on today's date", async () => {
-    const res = await admin.get<Summary>('/api/utility/dashboard/resumen')
+    const res = await admin.get<DashboardSummary>('/api/utility/dashboard/resumen')
     expect(res.status).toBe(200)
     const s = res.body
     expect(s.Fecha).toBe('2026-11-21')
@@ -170,7 +151,7 @@ describe('GET /api/utility/dashboard/resumen', () => {
     )
     expect(s.Agentes).toBe(count('SELECT COUNT(*) AS n FROM agentes WHERE marca_id = ? AND activo = 1', marcaId))
     expect(s.ConsumoAnualCarteraKwh).toBeGreaterThan(0)
-    const grupo = (await admin.forBrand(BRAND_DOMAINS.grupo).get<Summary>('/api/utility/dashboard/resumen')).body
+    const grupo = (await admin.forBrand(BRAND_DOMAINS.grupo).get<DashboardSummary>('/api/utility/dashboard/resumen')).body
     expect(grupo.ContratosTotal).toBe(count("SELECT COUNT(*) AS n FROM contratos WHERE marca_id = (SELECT id FROM marcas WHERE dominio = 'grupoenergia.es')"))
   })
 })

@@ -15,7 +15,8 @@ import { sendXlsx } from '../../server/reference-api/lib/xlsx'
 import { CONTRACT_COLUMNS, CONTRACT_FROM } from '../../server/reference-api/routes/business/contracts'
 import { ApiCaller } from '../helpers/api-caller'
 import { TEST_JWT_SECRET } from '../helpers/reference-api'
-import { ADMIN, AGENTE, NOW, listQuery, readXlsx, type Page } from './business-support'
+import { ADMIN, AGENTE, NOW, listQuery, readXlsx } from './business-support'
+import type { Paged } from '../../schemas/business/paged'
 
 /**
  * Data at scale: `SEED_CONTRACTS` tops every brand up with generated contracts, the list pages
@@ -161,7 +162,7 @@ function referencePage(opts: { sortColumn?: string; sortOrder?: 'asc' | 'desc'; 
 }
 
 async function expectSamePage(api: ApiCaller, opts: Parameters<typeof referencePage>[0]) {
-  const res = await api.get<Page<{ Id: number }>>('/api/contract', listQuery(opts))
+  const res = await api.get<Paged<{ Id: number }>>('/api/contract', listQuery(opts))
   expect(res.status, res.text).toBe(200)
   const expected = referencePage(opts)
   const label = JSON.stringify(opts)

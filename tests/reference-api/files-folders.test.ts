@@ -9,7 +9,8 @@ import { DocumentStore } from '../../server/reference-api/lib/documents'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { pdfText } from '../helpers/pdf-text'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
-import { ADMIN, AGENTE, NOW, createFolder, folderView, sha, type Carpeta, type CarpetaNodo } from './files-support'
+import { ADMIN, AGENTE, NOW, createFolder, folderView, sha } from './files-support'
+import type { Folder, FolderNode } from '../../schemas/business/files'
 
 /** The file area: demo data, folders (create, tree, content, rename), name rules, brands. */
 
@@ -29,11 +30,11 @@ afterAll(async () => {
 })
 
 const tree = async (caller = admin) => {
-  const res = await caller.get<CarpetaNodo[]>('/api/folders')
+  const res = await caller.get<FolderNode[]>('/api/folders')
   expect(res.status, res.text).toBe(200)
   return res.body
 }
-const flatten = (nodes: CarpetaNodo[]): CarpetaNodo[] => nodes.flatMap((n) => [n, ...flatten(n.Hijas)])
+const flatten = (nodes: FolderNode[]): FolderNode[] => nodes.flatMap((n) => [n, ...flatten(n.Hijas)])
 
 describe('demo data', () => {
   it('is deterministic: the same rows and the same bytes when seeded again on the same day', async () => {
@@ -106,11 +107,11 @@ describe('demo data', () => {
 })
 
 describe('create, tree, content', () => {
-  let obras: Carpeta
-  let sub: Carpeta
+  let obras: Folder
+  let sub: Folder
 
   it('creates a folder at the root (201) and one inside it', async () => {
-    const res = await admin.post<Carpeta>('/api/folder/create', { Nombre: '  Obras 2026  ' })
+    const res = await admin.post<Folder>('/api/folder/create', { Nombre: '  Obras 2026  ' })
     expect(res.status, res.text).toBe(201)
     obras = res.body
     expect(obras).toEqual({ Id: expect.any(Number), Nombre: 'Obras 2026', CarpetaPadreId: null, NumArchivos: 0, NumCarpetas: 0, Fecha: '2026-11-21T10:00:00Z' })
@@ -119,8 +120,8 @@ describe('create, tree, content', () => {
     const deeper = await createFolder(agente, 'Antes de la obra', sub.Id) // any signed-in user
     expect(deeper.CarpetaPadreId).toBe(sub.Id)
     // CarpetaPadreId 0 (or "0", or absent) is the root
-    expect((await admin.post<Carpeta>('/api/folder/create', { Nombre: 'Raíz con cero', CarpetaPadreId: 0 })).body.CarpetaPadreId).toBeNull()
-    expect((await admin.post<Carpeta>('/api/folder/create', { Nombre: 'Raíz con texto', CarpetaPadreId: '0' })).body.CarpetaPadreId).toBeNull()
+    expect((await admin.post<Folder>('/api/folder/create', { Nombre: 'Raíz con cero', CarpetaPadreId: 0 })).body.CarpetaPadreId).toBeNull()
+    expect((await admin.post<Folder>('/api/folder/create', { Nombre: 'Raíz con texto', CarpetaPadreId: '0' })).body.CarpetaPadreId).toBeNull()
   })
 
   it('shows the tree nested and sorted by name, with the counts', async () => {
@@ -236,12 +237,12 @@ describe('rename', () => {
     const parent = await createFolder(admin, 'Para renombrar')
     const a = await createFolder(admin, 'Borrador', parent.Id)
     await createFolder(admin, 'Definitivo', parent.Id)
-    const ok = await admin.put<Carpeta>('/api/rename-folder', undefined, { carpetaId: a.Id, newName: 'Versión 2' })
+    const ok = await admin.put<Folder>('/api/rename-folder', undefined, { carpetaId: a.Id, newName: 'Versión 2' })
     expect(ok.status, ok.text).toBe(200)
     expect(ok.body).toEqual({ ...a, Nombre: 'Versión 2' })
     expect((await folderView(admin, parent.Id)).Carpetas.map((c) => c.Nombre)).toEqual(['Definitivo', 'Versión 2'])
     // only its case changes: not a clash with itself
-    expect((await admin.put<Carpeta>('/api/rename-folder', undefined, { carpetaId: a.Id, newName: 'VERSIÓN 2' })).body.Nombre).toBe('VERSIÓN 2')
+    expect((await admin.put<Folder>('/api/rename-folder', undefined, { carpetaId: a.Id, newName: 'VERSIÓN 2' })).body.Nombre).toBe('VERSIÓN 2')
     const clash = await admin.put('/api/rename-folder', undefined, { carpetaId: a.Id, newName: 'definitivo' })
     expect(clash.status).toBe(409)
     expect(clash.text).toBe('Ya existe una carpeta llamada «Definitivo» en esta carpeta.')
@@ -253,7 +254,7 @@ describe('rename', () => {
     expect(unknown.status).toBe(404)
     expect(unknown.text).toBe('La carpeta 999999 no existe.')
     // a JSON content type with an empty body is no error (the parameters go in the query)
-    const emptyJson = await admin.call<Carpeta>('PUT', '/api/rename-folder', { query: { carpetaId: a.Id, newName: 'Final' }, headers: { 'content-type': 'application/json' } })
+    const emptyJson = await admin.call<Folder>('PUT', '/api/rename-folder', { query: { carpetaId: a.Id, newName: 'Final' }, headers: { 'content-type': 'application/json' } })
     expect(emptyJson.status, emptyJson.text).toBe(200)
     expect(emptyJson.body.Nombre).toBe('Final')
   })

@@ -2,38 +2,11 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { ApiCaller } from '../helpers/api-caller'
+import type { FileItem, Folder, FolderView } from '../../schemas/business/files'
 
 /** Shared bits of the file-area suites (tests/reference-api/files-*.test.ts). */
 
 export { ADMIN, AGENTE, NOW } from './business-support'
-
-export interface Carpeta {
-  Id: number
-  Nombre: string
-  CarpetaPadreId: number | null
-  NumArchivos: number
-  NumCarpetas: number
-  Fecha: string
-}
-export type CarpetaNodo = Carpeta & { Hijas: CarpetaNodo[] }
-
-export interface Archivo {
-  Id: number
-  Nombre: string
-  Extension: string
-  TipoMime: string
-  Tamano: number
-  CarpetaId: number | null
-  Fecha: string
-  Usuario: string
-}
-
-export interface VistaCarpeta {
-  Carpeta: Carpeta | null
-  Ruta: { Id: number; Nombre: string }[]
-  Carpetas: Carpeta[]
-  Archivos: Archivo[]
-}
 
 export interface UploadFile {
   name: string
@@ -69,7 +42,7 @@ export function uploadForm(carpetaId: number | string | null, files: UploadFile[
 }
 
 export async function upload(api: ApiCaller, carpetaId: number | string | null, files: UploadFile[], opts: { carpetaLast?: boolean } = {}) {
-  return api.call<Archivo[]>('POST', '/api/save-files', { body: uploadForm(carpetaId, files, opts) })
+  return api.call<FileItem[]>('POST', '/api/save-files', { body: uploadForm(carpetaId, files, opts) })
 }
 
 /**
@@ -91,7 +64,7 @@ export async function rawUpload(api: ApiCaller, carpetaId: number | null, files:
     body: Buffer.concat(chunks),
   })
   const text = await res.text()
-  return { status: res.status, text, body: (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as Archivo[]) : null }
+  return { status: res.status, text, body: (res.headers.get('content-type') ?? '').includes('json') ? (JSON.parse(text) as FileItem[]) : null }
 }
 
 /** Every regular file under a folder, relative paths, sorted (empty when the folder is absent). */
@@ -100,14 +73,14 @@ export function filesUnder(root: string): string[] {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile()).sort()
 }
 
-export async function createFolder(api: ApiCaller, Nombre: string, CarpetaPadreId: number | null = null): Promise<Carpeta> {
-  const res = await api.post<Carpeta>('/api/folder/create', { Nombre, CarpetaPadreId })
+export async function createFolder(api: ApiCaller, Nombre: string, CarpetaPadreId: number | null = null): Promise<Folder> {
+  const res = await api.post<Folder>('/api/folder/create', { Nombre, CarpetaPadreId })
   if (res.status !== 201) throw new Error(`folder/create ${res.status}: ${res.text}`)
   return res.body
 }
 
-export async function folderView(api: ApiCaller, id: number | null): Promise<VistaCarpeta> {
-  const res = await api.get<VistaCarpeta>('/api/folder', { id: id ?? 0 })
+export async function folderView(api: ApiCaller, id: number | null): Promise<FolderView> {
+  const res = await api.get<FolderView>('/api/folder', { id: id ?? 0 })
   if (res.status !== 200) throw new Error(`folder ${res.status}: ${res.text}`)
   return res.body
 }

@@ -4,7 +4,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
-import { ADMIN, AGENTE, NOW, bytesOf, createFolder, filesUnder, folderView, rawUpload, sha, upload, type Archivo, type Carpeta } from './files-support'
+import { ADMIN, AGENTE, NOW, bytesOf, createFolder, filesUnder, folderView, rawUpload, sha, upload } from './files-support'
+import type { FileItem, Folder } from '../../schemas/business/files'
 
 /** The file area: upload (multipart, streamed to disk), download, names, limits, move, delete. */
 
@@ -13,7 +14,7 @@ let api: RunningReferenceApi
 let admin: ApiCaller
 let agente: ApiCaller
 let marcaId: number
-let folder: Carpeta
+let folder: Folder
 
 const archivosDir = () => path.join(api.dataDir, 'archivos')
 /** Stored files of the brand under test (relative to DATA_DIR/archivos), without temp files. */
@@ -37,7 +38,7 @@ describe('upload and download', () => {
   const pdf = bytesOf(40_000, 7)
   const csv = Buffer.from('\ufeffCUPS;Consumo\r\nES0021000000000001RK;3200\r\n', 'utf8')
   const png = bytesOf(1234, 9)
-  let files: Archivo[]
+  let files: FileItem[]
 
   it('stores several files (201, in upload order) on disk by id, with size and SHA-256', async () => {
     const before = stored()
@@ -257,9 +258,9 @@ describe('move', () => {
       { name: 'acta.pdf', bytes: Buffer.from('acta origen') },
       { name: 'nota.txt', bytes: Buffer.from('nota') },
       { name: 'otra.txt', bytes: Buffer.from('otra') },
-    ])).body as [Archivo, Archivo, Archivo]
-    const [existing] = (await upload(admin, to.Id, [{ name: 'Acta.pdf', bytes: Buffer.from('acta destino') }])).body as [Archivo]
-    const res = await admin.put<Archivo[]>('/api/move-files', { Archivos: [a.Id, b.Id], CarpetaToId: to.Id })
+    ])).body as [FileItem, FileItem, FileItem]
+    const [existing] = (await upload(admin, to.Id, [{ name: 'Acta.pdf', bytes: Buffer.from('acta destino') }])).body as [FileItem]
+    const res = await admin.put<FileItem[]>('/api/move-files', { Archivos: [a.Id, b.Id], CarpetaToId: to.Id })
     expect(res.status, res.text).toBe(200)
     expect(res.body).toEqual([
       { ...a, Nombre: 'acta (2).pdf', CarpetaId: to.Id },
@@ -271,9 +272,9 @@ describe('move', () => {
     expect((await download(a.Id)).text).toBe('acta origen')
     expect((await download(existing.Id)).text).toBe('acta destino')
     // to the root with null or 0; a file already there stays as it is
-    const root = await admin.put<Archivo[]>('/api/move-files', { Archivos: [c.Id], CarpetaToId: null })
+    const root = await admin.put<FileItem[]>('/api/move-files', { Archivos: [c.Id], CarpetaToId: null })
     expect(root.body[0]!.CarpetaId).toBeNull()
-    const zero = await admin.put<Archivo[]>('/api/move-files', { Archivos: [c.Id, b.Id], CarpetaToId: 0 })
+    const zero = await admin.put<FileItem[]>('/api/move-files', { Archivos: [c.Id, b.Id], CarpetaToId: 0 })
     expect(zero.body.map((f) => [f.Id, f.CarpetaId, f.Nombre])).toEqual([
       [c.Id, null, 'otra.txt'],
       [b.Id, null, 'nota.txt'],
@@ -282,7 +283,7 @@ describe('move', () => {
 
   it('refuses unknown files or folder (404, nothing moved) and bad bodies (400)', async () => {
     const f = await createFolder(admin, 'Quieta')
-    const [a] = (await upload(admin, f.Id, [{ name: 'quieto.txt', bytes: Buffer.from('q') }])).body as [Archivo]
+    const [a] = (await upload(admin, f.Id, [{ name: 'quieto.txt', bytes: Buffer.from('q') }])).body as [FileItem]
     const unknownFile = await admin.put('/api/move-files', { Archivos: [a.Id, 999998, 999999], CarpetaToId: null })
     expect(unknownFile.status).toBe(404)
     expect(unknownFile.text).toBe('Los archivos 999998 y 999999 no existen.')
@@ -299,7 +300,7 @@ describe('move', () => {
 
 describe('delete', () => {
   it('deletes one file (204), its row and its bytes', async () => {
-    const [a] = (await upload(admin, folder.Id, [{ name: 'borrar.txt', bytes: Buffer.from('adiós') }])).body as [Archivo]
+    const [a] = (await upload(admin, folder.Id, [{ name: 'borrar.txt', bytes: Buffer.from('adiós') }])).body as [FileItem]
     const file = path.join(archivosDir(), String(marcaId), String(a.Id))
     expect(fs.existsSync(file)).toBe(true)
     expect((await admin.forBrand(BRAND_DOMAINS.grupo).delete('/api/delete-file', undefined, { archivoId: a.Id })).status).toBe(404)

@@ -2,7 +2,8 @@ import { unzipSync } from 'fflate'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
-import { ADMIN, NOW, bytesOf, createFolder, sha, upload, type Archivo, type Carpeta } from './files-support'
+import { ADMIN, NOW, bytesOf, createFolder, sha, upload } from './files-support'
+import type { FileItem, Folder } from '../../schemas/business/files'
 
 /** `POST /api/download-folders-files`: a selection of files and folders as one zip. */
 
@@ -22,10 +23,10 @@ let admin: ApiCaller
  * Otros/
  *   notas.txt                  (selected: the same name as the other one)
  */
-let obras: Carpeta
-let fotos: Carpeta
-let sueltos: Carpeta
-let otros: Carpeta
+let obras: Folder
+let fotos: Folder
+let sueltos: Folder
+let otros: Folder
 const bytes = {
   plano: bytesOf(150_000, 11),
   fachada: bytesOf(70_000, 12),
@@ -49,10 +50,10 @@ beforeAll(async () => {
   await createFolder(admin, 'Detalle', fotos.Id)
   sueltos = await createFolder(admin, 'Sueltos')
   otros = await createFolder(admin, 'Otros')
-  const put = async (folder: Carpeta, files: { name: string; bytes: Buffer; key: string }[]) => {
+  const put = async (folder: Folder, files: { name: string; bytes: Buffer; key: string }[]) => {
     const res = await upload(admin, folder.Id, files)
     expect(res.status, res.text).toBe(201)
-    res.body.forEach((a: Archivo, i) => (ids[files[i]!.key] = a.Id))
+    res.body.forEach((a: FileItem, i) => (ids[files[i]!.key] = a.Id))
   }
   await put(obras, [
     { name: 'plano.pdf', bytes: bytes.plano, key: 'plano' },
@@ -116,7 +117,7 @@ describe('zip download', () => {
   })
 
   it('includes the seeded files', async () => {
-    const docs = (await admin.get<{ Carpetas: Carpeta[] }>('/api/folder', { id: 0 })).body.Carpetas.find((c) => c.Nombre === 'Documentación legal')!
+    const docs = (await admin.get<{ Carpetas: Folder[] }>('/api/folder', { id: 0 })).body.Carpetas.find((c) => c.Nombre === 'Documentación legal')!
     const { entries } = await zipOf({ CarpetaIds: [docs.Id] })
     const pdf = entries['Documentación legal/Resumen condiciones generales.pdf']!
     expect(Buffer.from(pdf.subarray(0, 5)).toString()).toBe('%PDF-')

@@ -3,37 +3,10 @@ import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
 import { cups } from './lifecycle-support'
+import type { Client, CupsActive } from '../../schemas/business/contracts'
+import type { FixedPrice } from '../../schemas/business/energy'
 
 /** Client lookups, `POST /api/cups/isactive` and `GET /api/energia/preciofijo`. */
-
-interface Client {
-  Id: number
-  Tipo: string
-  Nif: string
-  NombreCompleto: string
-  ProvinciaId: number
-  Provincia: string
-  PuntosSuministro: { Id: number; Cups: string; Provincia: string; DistribuidoraCodigo: string; Distribuidora: string; Tarifa: string; TarifaId: number; Cnae: string }[]
-  Contratos: { CodigoContrato: string; Estado: string; EstadoNombre: string; Cups: string; Tarifa: string; FechaAlta: string }[]
-  [key: string]: unknown
-}
-
-interface IsActive {
-  Cups: string
-  Activo: boolean
-  CodigoContrato: string | null
-  Estado: string | null
-}
-
-interface Offer {
-  TarifaId: number
-  Tarifa: string
-  VigenciaDesde: string
-  VigenciaHasta: string
-  PreciosEnergia: Record<string, number | null>
-  PreciosPotencia: Record<string, number | null>
-  Unidades: { Energia: string; Potencia: string }
-}
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -144,23 +117,23 @@ describe('POST /api/cups/isactive', () => {
   it('a CUPS with an active contract (lower case and spaces accepted)', async () => {
     const s = seeded('activo')
     const spaced = `${s.cups.slice(0, 6).toLowerCase()} ${s.cups.slice(6)}`
-    const res = await admin.post<IsActive>('/api/cups/isactive', { cups: spaced })
+    const res = await admin.post<CupsActive>('/api/cups/isactive', { cups: spaced })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ Cups: s.cups, Activo: true, CodigoContrato: s.codigo, Estado: 'activo' })
   })
 
   it.each(['pendiente_firma', 'enviado_distribuidora', 'modificacion_en_curso'])('a contract in %s is in force', async (estado) => {
     const s = seeded(estado)
-    expect((await admin.post<IsActive>('/api/cups/isactive', { cups: s.cups })).body).toMatchObject({ Activo: true, Estado: estado, CodigoContrato: s.codigo })
+    expect((await admin.post<CupsActive>('/api/cups/isactive', { cups: s.cups })).body).toMatchObject({ Activo: true, Estado: estado, CodigoContrato: s.codigo })
   })
 
   it.each(['baja', 'anulado', 'desistido', 'rechazado'])('a contract in %s is not', async (estado) => {
     const s = seeded(estado)
-    expect((await admin.post<IsActive>('/api/cups/isactive', { cups: s.cups })).body).toEqual({ Cups: s.cups, Activo: false, CodigoContrato: null, Estado: null, EstadoNombre: null })
+    expect((await admin.post<CupsActive>('/api/cups/isactive', { cups: s.cups })).body).toEqual({ Cups: s.cups, Activo: false, CodigoContrato: null, Estado: null, EstadoNombre: null })
   })
 
   it('an unknown valid CUPS is not active; an invalid one is a 400 with the reason', async () => {
-    expect((await admin.post<IsActive>('/api/cups/isactive', { cups: cups(987654) })).body).toMatchObject({ Activo: false, CodigoContrato: null })
+    expect((await admin.post<CupsActive>('/api/cups/isactive', { cups: cups(987654) })).body).toMatchObject({ Activo: false, CodigoContrato: null })
     const bad = await admin.post('/api/cups/isactive', { cups: 'ES0021000000000001RC' })
     expect(bad.status).toBe(400)
     expect(bad.text).toBe('El CUPS ES0021000000000001RC no es válido: Las letras de control del CUPS no son correctas (deberían ser RK).')
@@ -171,15 +144,15 @@ describe('POST /api/cups/isactive', () => {
 
   it('a sales channel learns that a CUPS is in force, but not the code of a contract it cannot see', async () => {
     const hidden = seeded('activo', false)
-    expect((await agente.post<IsActive>('/api/cups/isactive', { cups: hidden.cups })).body).toMatchObject({ Activo: true, CodigoContrato: null, Estado: null })
+    expect((await agente.post<CupsActive>('/api/cups/isactive', { cups: hidden.cups })).body).toMatchObject({ Activo: true, CodigoContrato: null, Estado: null })
     const mine = seeded('activo', true)
-    expect((await agente.post<IsActive>('/api/cups/isactive', { cups: mine.cups })).body).toMatchObject({ Activo: true, CodigoContrato: mine.codigo })
+    expect((await agente.post<CupsActive>('/api/cups/isactive', { cups: mine.cups })).body).toMatchObject({ Activo: true, CodigoContrato: mine.codigo })
   })
 })
 
 describe('GET /api/energia/preciofijo', () => {
   const offer = async (tarifa: number | string, caller = admin) => {
-    const res = await caller.get<Offer>('/api/energia/preciofijo', { tarifa })
+    const res = await caller.get<FixedPrice>('/api/energia/preciofijo', { tarifa })
     expect(res.status, res.text).toBe(200)
     return res.body
   }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
-import { FILES, activeAgent, cups, detail, dni, insertBody, insertContract, pdfText, upload, type DocumentItem } from './lifecycle-support'
+import { FILES, activeAgent, cups, detail, dni, insertBody, insertContract, pdfText, upload } from './lifecycle-support'
+import type { ContractDocument } from '../../schemas/business/contracts'
 
 /** Contract documents: upload (multipart, streamed to disk), list, download. */
 
@@ -26,7 +27,7 @@ const storedFiles = (): string[] => {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile()).sort()
 }
 const list = async (c = code) => {
-  const res = await admin.get<DocumentItem[]>('/api/contract/documentos', { contrato: c })
+  const res = await admin.get<ContractDocument[]>('/api/contract/documentos', { contrato: c })
   expect(res.status, res.text).toBe(200)
   return res.body
 }
@@ -47,7 +48,7 @@ afterAll(async () => {
 describe('upload, list, download', () => {
   const pdf = FILES.pdf('DNI anverso y reverso')
   const png = FILES.png()
-  let stored: DocumentItem[]
+  let stored: ContractDocument[]
 
   it('stores two files with their size and SHA-256, named by id on disk', async () => {
     const res = await upload(admin, code, [

@@ -3,20 +3,9 @@ import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
 import { activeAgent, cups, dni, insertBody, insertContract, pdfText } from './lifecycle-support'
+import type { Penalty } from '../../schemas/business/contracts'
 
 /** `GET /api/contract/penalizacion` and `GET /api/contract/print`. */
-
-interface Penalty {
-  CodigoContrato: string
-  AplicaPenalizacion: boolean
-  Motivo: string
-  FechaActivacion: string | null
-  FechaFinPermanencia: string | null
-  DiasRestantes: number
-  EnergiaPendienteKwh: number
-  PrecioMedioKwh: number | null
-  ImporteMaximo: number
-}
 
 interface Row {
   codigo: string

@@ -2,19 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
-import { FILES, activeAgent, contractRow, cups, detail, dni, historyCount, insertBody, insertContract, upload, type ContractDetail } from './lifecycle-support'
+import { FILES, activeAgent, contractRow, cups, detail, dni, historyCount, insertBody, insertContract, upload } from './lifecycle-support'
+import type { ContractDetail, KleenCheck } from '../../schemas/business/contracts'
 
 /**
  * The state machine: borrador → pendiente_firma → (signed contract uploaded) firmado →
  * validar → enviado_distribuidora. Every refusal is a 409 that changes nothing.
  */
-
-interface Kleen {
-  CodigoContrato: string
-  Valido: boolean
-  Errores: string[]
-  Avisos: string[]
-}
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -49,7 +43,7 @@ const sendToSign = (code: string, caller = admin) => caller.put<ContractDetail>(
 const sendToDistributor = (code: string, caller = admin) => caller.put<ContractDetail>('/api/contract/update/situacion', undefined, { codigo: code })
 const validate = (code: string, caller = admin) => caller.put<ContractDetail>('/api/contract/kleen/validar', { CodigoContrato: code })
 const isValid = async (code: string, withDoc = false) => {
-  const res = await admin.get<Kleen>(`/api/contract/kleen/${withDoc ? 'is-valid-withdoc' : 'is-valid'}`, { codigoContrato: code })
+  const res = await admin.get<KleenCheck>(`/api/contract/kleen/${withDoc ? 'is-valid-withdoc' : 'is-valid'}`, { codigoContrato: code })
   expect(res.status, res.text).toBe(200)
   return res.body
 }

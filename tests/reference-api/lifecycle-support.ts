@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { ApiCaller } from '../helpers/api-caller'
+import type { ContractDetail, ContractDocument } from '../../schemas/business/contracts'
 export { pdfText } from '../helpers/pdf-text'
 
 /** Shared bits of the contract life-cycle suites (tests/reference-api/lifecycle-*.test.ts). */
@@ -12,37 +13,6 @@ export interface InsertAnswer {
   ClienteCreado: boolean
   PuntoSuministroId: number
   PuntoSuministroCreado: boolean
-}
-
-export interface ContractDetail {
-  Id: number
-  CodigoContrato: string
-  Estado: string
-  Validado: boolean
-  ValidadoEn: string | null
-  ValidadoPor: { Id: number; Nombre: string } | null
-  Firma: { Id: number; Proveedor: string; SolicitudId: string; Estado: string; Enlace: string; EnviadaEn: string; FirmadaEn: string | null } | null
-  NumDocumentos: number
-  AccionesPermitidas: string[]
-  FechaFirma: string | null
-  ActualizadoEn: string
-  ActualizadoPor: { Id: number; Nombre: string } | null
-  Historial: { Fecha: string; UsuarioId: number | null; Usuario: string; Accion: string; EstadoAnterior: string | null; EstadoNuevo: string | null; Detalle: string }[]
-  [key: string]: unknown
-}
-
-export interface DocumentItem {
-  Id: number
-  Nombre: string
-  Tipo: string
-  TipoNombre: string
-  TipoMime: string
-  Tamano: number | null
-  Sha256: string | null
-  Fecha: string
-  Usuario: string
-  UsuarioId: number | null
-  Generado: boolean
 }
 
 /** DNI numbers for fresh holders: 8 digits + the control letter. */
@@ -128,7 +98,7 @@ export function uploadForm(code: string | null, files: { name: string; bytes: Bu
 }
 
 export async function upload(api: ApiCaller, code: string | null, files: { name: string; bytes: Buffer; type?: string; field?: string }[], tipo?: string) {
-  return api.call<DocumentItem[]>('POST', '/api/contract/insert-documents', { body: uploadForm(code, files, tipo) })
+  return api.call<ContractDocument[]>('POST', '/api/contract/insert-documents', { body: uploadForm(code, files, tipo) })
 }
 
 /** A contract row as stored (to compare before and after a refused call). */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { modeloBateria, rankBaterias, resultadoBateria, type Bateria, type EntradaModelo } from '../../server/reference-api/domain/battery'
+import type { Battery, CalculationAnswer, SavingsPeriod } from '../../schemas/business/battery'
+import { modeloBateria, rankBaterias, resultadoBateria, type EntradaModelo } from '../../server/reference-api/domain/battery'
 import { FACTOR_IMPUESTOS } from '../../server/reference-api/domain/energy-prices'
 import { ApiCaller } from '../helpers/api-caller'
 import { pdfText } from '../helpers/pdf-text'
@@ -11,34 +12,6 @@ import { ADMIN, AGENTE, NOW } from './business-support'
 const EXAMPLE: EntradaModelo = { consumoKwh: 4000, produccionKwh: 5000, autoconsumoKwh: 1600, precioImportacionKwh: 0.16, precioExcedenteKwh: 0.06, preciosConImpuestos: true }
 const EXAMPLE_BATTERY = { capacidadKwh: 5, eficiencia: 0.9, llenadoMedio: 0.75, precioEur: 4000 }
 const CALCULO = { ConsumoAnualKwh: 4000, ProduccionFvAnualKwh: 5000, AutoconsumoDirectoKwh: 1600, PrecioImportacionKwh: 0.16, PrecioExcedenteKwh: 0.06, PreciosConImpuestos: true }
-
-interface Resultado {
-  Bateria: Bateria
-  CargaKwh: number
-  EntregadaKwh: number
-  ExcedenteDespuesKwh: number
-  ImportacionDespuesKwh: number
-  AutoconsumoAntesPct: number
-  AutoconsumoDespuesPct: number
-  AutarquiaAntesPct: number
-  AutarquiaDespuesPct: number
-  AhorroAnualEur: number
-  RetornoAnios: number | null
-  AhorroNeto10AniosEur: number
-}
-interface Calculadora {
-  Entrada: Record<string, unknown>
-  Mejor: Resultado
-  Alternativas: Resultado[]
-}
-interface Periodo {
-  Id: number
-  Nombre: string
-  Desde: string
-  Hasta: string
-  PrecioImportacionMedioKwh: number
-  PrecioExcedenteMedioKwh: number
-}
 
 describe('the savings model (domain/battery.ts): the worked example of the domain notes', () => {
   it('C 4000, G 5000, S0 1600, B 5, η 0.9, f 0.75 at 0.16 / 0.06 €/kWh', () => {
@@ -95,7 +68,7 @@ describe('the savings model (domain/battery.ts): the worked example of the domai
   })
 
   it('rounded results: kWh whole, percentages 1 decimal, euros 2 decimals, payback 1 decimal', () => {
-    const b: Bateria = { Id: 1, Modelo: 'X', Fabricante: 'Y', CapacidadUtilKwh: 5, Eficiencia: 0.9, LlenadoMedio: 0.75, PrecioEur: 4000, GarantiaAnios: 10 }
+    const b: Battery = { Id: 1, Modelo: 'X', Fabricante: 'Y', CapacidadUtilKwh: 5, Eficiencia: 0.9, LlenadoMedio: 0.75, PrecioEur: 4000, GarantiaAnios: 10 }
     expect(resultadoBateria(EXAMPLE, b)).toEqual({
       Bateria: b,
       CargaKwh: 1369,
@@ -116,7 +89,7 @@ describe('the savings model (domain/battery.ts): the worked example of the domai
     const entrada: EntradaModelo = { consumoKwh: 100_000, produccionKwh: 100_000, autoconsumoKwh: 0, precioImportacionKwh: 1, precioExcedenteKwh: 0, preciosConImpuestos: true }
     // Saving = capacity × 365 (η 1, f 1, 1 €/kWh): A saves 200 €/year for 1000 € (net 1000, payback 5),
     // B 300 €/year for 2000 € (net 1000, payback 6.7), C 400 €/year for 4500 € (net −500).
-    const battery = (Id: number, saving: number, PrecioEur: number): Bateria => ({ Id, Modelo: `M${Id}`, Fabricante: 'F', CapacidadUtilKwh: saving / 365, Eficiencia: 1, LlenadoMedio: 1, PrecioEur, GarantiaAnios: 10 })
+    const battery = (Id: number, saving: number, PrecioEur: number): Battery => ({ Id, Modelo: `M${Id}`, Fabricante: 'F', CapacidadUtilKwh: saving / 365, Eficiencia: 1, LlenadoMedio: 1, PrecioEur, GarantiaAnios: 10 })
     const ranked = rankBaterias(entrada, [battery(3, 400, 4500), battery(2, 300, 2000), battery(1, 200, 1000)])
     expect(ranked.map((r) => [r.Bateria.Id, r.AhorroNeto10AniosEur])).toEqual([
       [1, 1000],
@@ -157,7 +130,7 @@ describe('the battery calls', () => {
   })
 
   it('the catalogue: 5–6 batteries of 5–15 kWh, efficiency 0.88–0.95, 3 500–9 500 €', async () => {
-    const res = await admin.post<Calculadora>('/api/bateria/calculadora', CALCULO)
+    const res = await admin.post<CalculationAnswer>('/api/bateria/calculadora', CALCULO)
     expect(res.status, res.text).toBe(200)
     const all = [res.body.Mejor, ...res.body.Alternativas].map((r) => r.Bateria)
     expect(all.length).toBeGreaterThanOrEqual(5)
@@ -174,7 +147,7 @@ describe('the battery calls', () => {
   })
 
   it('calculadora: the worked example, the best by 10-year net saving, the rest as alternatives', async () => {
-    const res = await admin.post<Calculadora>('/api/bateria/calculadora', CALCULO)
+    const res = await admin.post<CalculationAnswer>('/api/bateria/calculadora', CALCULO)
     const { Mejor, Alternativas, Entrada } = res.body
     expect(Entrada).toMatchObject({ ConsumoAnualKwh: 4000, ProduccionFvAnualKwh: 5000, AutoconsumoDirectoKwh: 1600, PrecioImportacionKwh: 0.16, PrecioExcedenteKwh: 0.06, PreciosConImpuestos: true, ExcedenteAntesKwh: 3400, ImportacionAntesKwh: 2400 })
     const ranked = [Mejor, ...Alternativas]
@@ -188,7 +161,7 @@ describe('the battery calls', () => {
     expect(example).toMatchObject({ CargaKwh: 1369, EntregadaKwh: 1232, AutoconsumoAntesPct: 32, AutarquiaAntesPct: 40, AhorroAnualEur: 114.98, RetornoAnios: 34.8 })
     expect(Math.round(example.AutoconsumoDespuesPct)).toBe(57)
     expect(Math.round(example.AutarquiaDespuesPct)).toBe(71)
-    const zero = await admin.post<Calculadora>('/api/bateria/calculadora', { ...CALCULO, PrecioExcedenteKwh: 0, BateriaIds: [example.Bateria.Id] })
+    const zero = await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...CALCULO, PrecioExcedenteKwh: 0, BateriaIds: [example.Bateria.Id] })
     expect(zero.body.Mejor.Bateria.Id).toBe(example.Bateria.Id)
     expect(zero.body.Alternativas).toEqual([])
     expect(Math.round(zero.body.Mejor.AhorroAnualEur)).toBe(197)
@@ -196,24 +169,24 @@ describe('the battery calls', () => {
   })
 
   it('BateriaIds limits the comparison; the best among them wins', async () => {
-    const all = (await admin.post<Calculadora>('/api/bateria/calculadora', { ...CALCULO, ConsumoAnualKwh: 9000, ProduccionFvAnualKwh: 9000, AutoconsumoDirectoKwh: 2500, PrecioExcedenteKwh: 0 })).body
+    const all = (await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...CALCULO, ConsumoAnualKwh: 9000, ProduccionFvAnualKwh: 9000, AutoconsumoDirectoKwh: 2500, PrecioExcedenteKwh: 0 })).body
     const ranked = [all.Mejor, ...all.Alternativas]
     const pick = [ranked[3]!.Bateria.Id, ranked[1]!.Bateria.Id]
-    const res = await admin.post<Calculadora>('/api/bateria/calculadora', { ...CALCULO, ConsumoAnualKwh: 9000, ProduccionFvAnualKwh: 9000, AutoconsumoDirectoKwh: 2500, PrecioExcedenteKwh: 0, BateriaIds: pick })
+    const res = await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...CALCULO, ConsumoAnualKwh: 9000, ProduccionFvAnualKwh: 9000, AutoconsumoDirectoKwh: 2500, PrecioExcedenteKwh: 0, BateriaIds: pick })
     expect(res.body.Mejor.Bateria.Id).toBe(ranked[1]!.Bateria.Id)
     expect(res.body.Alternativas.map((r) => r.Bateria.Id)).toEqual([ranked[3]!.Bateria.Id])
   })
 
   it('prices without taxes: the saving is multiplied by the tax factor', async () => {
-    const con = (await admin.post<Calculadora>('/api/bateria/calculadora', { ...CALCULO, BateriaIds: [1] })).body.Mejor
-    const sin = (await admin.post<Calculadora>('/api/bateria/calculadora', { ...CALCULO, PreciosConImpuestos: false, BateriaIds: [1] })).body
+    const con = (await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...CALCULO, BateriaIds: [1] })).body.Mejor
+    const sin = (await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...CALCULO, PreciosConImpuestos: false, BateriaIds: [1] })).body
     expect(sin.Entrada.FactorImpuestos).toBeCloseTo(FACTOR_IMPUESTOS, 8)
     expect(sin.Mejor.AhorroAnualEur).toBeCloseTo(114.975 * FACTOR_IMPUESTOS, 2)
     expect(sin.Mejor.CargaKwh).toBe(con.CargaKwh)
   })
 
   it('FechasAhorro: the last 12 months and the complete years, prices from the OMIE series; omitted prices come from the period', async () => {
-    const res = await admin.get<Periodo[]>('/api/bateria/FechasAhorro')
+    const res = await admin.get<SavingsPeriod[]>('/api/bateria/FechasAhorro')
     expect(res.status).toBe(200)
     expect(res.body.map((p) => [p.Id, p.Desde, p.Hasta])).toEqual([
       [1, '2025-11-22', '2026-11-21'],
@@ -232,11 +205,11 @@ describe('the battery calls', () => {
     expect(res.body.find((p) => p.Id === 2023)!.PrecioImportacionMedioKwh).toBeGreaterThan(y2024.PrecioImportacionMedioKwh)
 
     const { PrecioImportacionKwh: _i, PrecioExcedenteKwh: _e, ...sinPrecios } = CALCULO
-    const filled = await admin.post<Calculadora>('/api/bateria/calculadora', { ...sinPrecios, PreciosConImpuestos: false, FechasAhorroId: 2024 })
+    const filled = await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...sinPrecios, PreciosConImpuestos: false, FechasAhorroId: 2024 })
     expect(filled.status, filled.text).toBe(200)
     expect(filled.body.Entrada).toMatchObject({ PrecioImportacionKwh: y2024.PrecioImportacionMedioKwh, PrecioExcedenteKwh: y2024.PrecioExcedenteMedioKwh, FechasAhorroId: 2024, PreciosDelPeriodo: ['PrecioImportacionKwh', 'PrecioExcedenteKwh'] })
     // With taxes: the period's prices (without taxes) are converted.
-    const withTaxes = await admin.post<Calculadora>('/api/bateria/calculadora', { ...sinPrecios, PrecioExcedenteKwh: 0.05, PreciosConImpuestos: true, FechasAhorroId: 2024 })
+    const withTaxes = await admin.post<CalculationAnswer>('/api/bateria/calculadora', { ...sinPrecios, PrecioExcedenteKwh: 0.05, PreciosConImpuestos: true, FechasAhorroId: 2024 })
     expect(withTaxes.body.Entrada.PrecioImportacionKwh).toBeCloseTo(y2024.PrecioImportacionMedioKwh * FACTOR_IMPUESTOS, 6)
     expect(withTaxes.body.Entrada.PrecioExcedenteKwh).toBe(0.05)
     expect(withTaxes.body.Entrada.PreciosDelPeriodo).toEqual(['PrecioImportacionKwh'])

@@ -2,43 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { IMPUESTO_ELECTRICO, IVA, feeDefecto, indexMedio } from '../../server/reference-api/domain/energy-prices'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
-import { ADMIN, AGENTE, NOW, type Page } from './business-support'
+import { ADMIN, AGENTE, NOW } from './business-support'
+import type { Paged } from '../../schemas/business/paged'
+import type { ComparisonAnswer, ComparisonRow, Cost } from '../../schemas/business/comparator'
 
 /** The comparison stand-in (README: Comparador (solo desarrollo)). */
 
 type P = Record<'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6', number | null>
-interface Importe {
-  ImporteAnualEur: number
-  EnergiaEur: number
-  PotenciaEur: number
-  AlquilerContadorEur: number
-  ImpuestosEur: number
-}
-interface Oferta extends Importe {
-  Codigo: 'fijo' | 'indexado'
-  Nombre: string
-  PreciosEnergiaKwh: P
-  PreciosPotenciaKwDia: P
-  AhorroAnualEur: number
-  AhorroPct: number
-}
-interface Comparativa {
-  Id: number | null
-  Actual: Importe
-  Ofertas: Oferta[]
-  Mejor: 'fijo' | 'indexado'
-}
-interface ListItem {
-  Id: number
-  Nombre: string
-  Cliente: string | null
-  Tarifa: string
-  ImporteActualEur: number
-  MejorOferta: string
-  AhorroAnualEur: number
-  AhorroPct: number
-  Fecha: string
-}
 
 const p = (...v: (number | null)[]): P => ({ P1: v[0] ?? null, P2: v[1] ?? null, P3: v[2] ?? null, P4: v[3] ?? null, P5: v[4] ?? null, P6: v[5] ?? null })
 const BODY = {
@@ -52,7 +22,7 @@ const BODY = {
 const r2 = (v: number) => Math.round(v * 100) / 100
 
 /** The annual amount by hand: energy, power, meter rental, electricity tax and VAT. */
-function byHand(energia: number, potencia: number, alquilerMes: number): Importe {
+function byHand(energia: number, potencia: number, alquilerMes: number): Cost {
   const e = r2(energia)
   const pw = r2(potencia)
   const alquiler = r2(alquilerMes * 12)
@@ -76,7 +46,7 @@ afterAll(async () => {
 
 describe('POST /api/comparador/comparativa', () => {
   it('prices the current contract, the fixed offer (the brand\'s preciofijo) and the indexed offer, taxes included', async () => {
-    const res = await admin.post<Comparativa>('/api/comparador/comparativa', BODY)
+    const res = await admin.post<ComparisonAnswer>('/api/comparador/comparativa', BODY)
     expect(res.status, res.text).toBe(200)
     expect(res.body.Id).toBeNull()
     // Current: 1000 × 0.2 + 900 × 0.16 + 1500 × 0.12 = 524 €; 4.6 × (0.1 + 0.04) × 365 = 235.06 €; rental 0.81 €/month.
@@ -108,7 +78,7 @@ describe('POST /api/comparador/comparativa', () => {
     for (const brand of Object.values(BRAND_DOMAINS)) {
       const caller = admin.forBrand(brand)
       const oferta = (await caller.get<{ PreciosEnergia: P }>('/api/energia/preciofijo', { tarifa: 2 })).body
-      const res = await caller.post<Comparativa>('/api/comparador/comparativa', {
+      const res = await caller.post<ComparisonAnswer>('/api/comparador/comparativa', {
         TarifaId: 2,
         PotenciasKw: p(20, 20, 20, 20, 20, 30),
         ConsumoAnualKwh: p(5000, 6000, 4000, 5000, 6000, 20000),
@@ -145,12 +115,12 @@ describe('POST /api/comparador/comparativa', () => {
 
 describe('saved comparisons', () => {
   it('Guardar stores it for the caller: listed and read by its owner only', async () => {
-    const saved = await agente.post<Comparativa>('/api/comparador/comparativa', { ...BODY, Nombre: 'Comparativa del agente', Guardar: true })
+    const saved = await agente.post<ComparisonAnswer>('/api/comparador/comparativa', { ...BODY, Nombre: 'Comparativa del agente', Guardar: true })
     expect(saved.status).toBe(200)
     expect(saved.body.Id).toEqual(expect.any(Number))
     const id = saved.body.Id!
 
-    const mine = await agente.get<Page<ListItem>>('/api/comparador/comparativas')
+    const mine = await agente.get<Paged<ComparisonRow>>('/api/comparador/comparativas')
     expect(mine.status).toBe(200)
     expect(mine.body.TotalCount).toBe(1)
     const mejor = saved.body.Ofertas.find((o) => o.Codigo === saved.body.Mejor)!
@@ -165,29 +135,29 @@ describe('saved comparisons', () => {
       AhorroPct: mejor.AhorroPct,
       Fecha: '2026-11-21T10:00:00Z',
     })
-    const detail = await agente.get<{ Id: number; Entrada: typeof BODY; Resultado: Comparativa }>(`/api/comparador/comparativas/${id}`)
+    const detail = await agente.get<{ Id: number; Entrada: typeof BODY; Resultado: ComparisonAnswer }>(`/api/comparador/comparativas/${id}`)
     expect(detail.status).toBe(200)
     expect(detail.body).toMatchObject({ Id: id, Nombre: 'Comparativa del agente', TarifaId: 1, Tarifa: '2.0TD', Fecha: '2026-11-21T10:00:00Z' })
     expect(detail.body.Entrada).toMatchObject({ TarifaId: 1, PotenciasKw: BODY.PotenciasKw, ConsumoAnualKwh: BODY.ConsumoAnualKwh, PreciosActuales: BODY.PreciosActuales })
     expect(detail.body.Resultado).toMatchObject({ Actual: saved.body.Actual, Ofertas: saved.body.Ofertas, Mejor: saved.body.Mejor })
 
     // Not the admin's, not in another brand.
-    const adminList = await admin.get<Page<ListItem>>('/api/comparador/comparativas', { pageSize: 500 })
+    const adminList = await admin.get<Paged<ComparisonRow>>('/api/comparador/comparativas', { pageSize: 500 })
     expect(adminList.body.Items.some((i) => i.Id === id)).toBe(false)
     expect((await admin.get(`/api/comparador/comparativas/${id}`)).status).toBe(404)
     expect((await agente.forBrand('grupoenergia.es').get(`/api/comparador/comparativas/${id}`)).status).toBe(404)
-    expect((await agente.forBrand('grupoenergia.es').get<Page<ListItem>>('/api/comparador/comparativas')).body.TotalCount).toBe(0)
+    expect((await agente.forBrand('grupoenergia.es').get<Paged<ComparisonRow>>('/api/comparador/comparativas')).body.TotalCount).toBe(0)
   })
 
   it('the seeded demo comparisons of the admin; paging, sorting and filtering as every list', async () => {
-    const list = await admin.get<Page<ListItem>>('/api/comparador/comparativas')
+    const list = await admin.get<Paged<ComparisonRow>>('/api/comparador/comparativas')
     expect(list.body.TotalCount).toBeGreaterThanOrEqual(3)
     const fechas = list.body.Items.map((i) => i.Fecha)
     expect([...fechas].sort().reverse()).toEqual(fechas)
-    const sorted = await admin.get<Page<ListItem>>('/api/comparador/comparativas', { sortColumn: 'AhorroAnualEur', sortOrder: 'desc', pageSize: 2 })
+    const sorted = await admin.get<Paged<ComparisonRow>>('/api/comparador/comparativas', { sortColumn: 'AhorroAnualEur', sortOrder: 'desc', pageSize: 2 })
     expect(sorted.body.Items).toHaveLength(2)
     expect(sorted.body.Items[0]!.AhorroAnualEur).toBeGreaterThanOrEqual(sorted.body.Items[1]!.AhorroAnualEur)
-    const filtered = await admin.get<Page<ListItem>>('/api/comparador/comparativas', { 'filterColumns[0]': 'Tarifa', 'filterQueries[0]': '3.0TD' })
+    const filtered = await admin.get<Paged<ComparisonRow>>('/api/comparador/comparativas', { 'filterColumns[0]': 'Tarifa', 'filterQueries[0]': '3.0TD' })
     expect(filtered.body.Items.every((i) => i.Tarifa === '3.0TD')).toBe(true)
     expect(filtered.body.TotalCount).toBeGreaterThan(0)
     expect((await admin.get('/api/comparador/comparativas', { sortColumn: 'Entrada' })).status).toBe(400)

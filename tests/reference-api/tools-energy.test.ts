@@ -6,24 +6,9 @@ import { SOLAR_HOURS, omieDay, omiePrices, ultimaFechaOmie } from '../../server/
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
+import type { IndexSeries, OmieSeries } from '../../schemas/business/energy'
 
 /** Energy prices: the OMIE series, the closing-price index, surplus compensation, exports (README: Precios de la energía). */
-
-interface Omie {
-  Desde: string
-  Hasta: string
-  Resolucion: string
-  Puntos: { Fecha: string; PrecioMwh: number }[]
-  Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
-}
-interface Index {
-  TarifaId: number
-  Tarifa: string
-  Modalidad: string
-  FeeMwh: number
-  Puntos: { Fecha: string; PrecioMedioKwh: number; PorPeriodo: Record<string, number | null> }[]
-  Formula: string
-}
 
 let api: RunningReferenceApi
 let admin: ApiCaller
@@ -115,7 +100,7 @@ describe('the OMIE series', () => {
 })
 
 describe('GET /api/energia/historico-cierre/omie', () => {
-  const get = (desde: string, hasta: string) => admin.get<Omie>('/api/energia/historico-cierre/omie', { desde, hasta })
+  const get = (desde: string, hasta: string) => admin.get<OmieSeries>('/api/energia/historico-cierre/omie', { desde, hasta })
 
   it('up to 7 days: native resolution (hourly, quarter-hourly)', async () => {
     const week = await get('2024-04-01', '2024-04-07')
@@ -178,7 +163,7 @@ describe('GET /api/energia/historico-cierre/omie', () => {
       // Signed in again: the first token has expired by then.
       const later = await ApiCaller.signIn(api.url, ADMIN)
       expect((await later.get('/api/energia/ultima-fecha')).body).toEqual({ Fecha: '2026-11-22' })
-      expect((await later.get<Omie>('/api/energia/historico-cierre/omie', { desde: '2026-11-22', hasta: '2026-11-22' })).body.Puntos).toHaveLength(96)
+      expect((await later.get<OmieSeries>('/api/energia/historico-cierre/omie', { desde: '2026-11-22', hasta: '2026-11-22' })).body.Puntos).toHaveLength(96)
       expect((await later.get('/api/energia/historico-cierre/omie', { desde: '2026-11-23', hasta: '2026-11-23' })).status).toBe(400)
     } finally {
       now = NOW
@@ -187,7 +172,7 @@ describe('GET /api/energia/historico-cierre/omie', () => {
 })
 
 describe('GET /api/energia/historico-cierre/index', () => {
-  const get = (query: Record<string, string | number>) => admin.get<Index>('/api/energia/historico-cierre/index', query)
+  const get = (query: Record<string, string | number>) => admin.get<IndexSeries>('/api/energia/historico-cierre/index', query)
 
   it('the formula for one hour, by hand: (OMIE + fee) × (1 + losses) / 1000 + toll + charge', () => {
     // 2.0TD P1: losses 16,6 %, toll 0,030588, charge 0,043893 €/kWh.
@@ -313,7 +298,7 @@ describe('GET /api/energia/historico-cierre/export', () => {
     expect(index.headers.get('content-disposition')).toContain('precios-index-2026-11-01-2026-11-10.xlsx')
     const s2 = await sheet(index.bytes)
     expect(s2.rowCount).toBe(11)
-    const api2 = (await admin.get<Index>('/api/energia/historico-cierre/index', { desde: '2026-11-01', hasta: '2026-11-10', tarifa: 2, modalidad: 'con_impuestos', fee: 5 })).body
+    const api2 = (await admin.get<IndexSeries>('/api/energia/historico-cierre/index', { desde: '2026-11-01', hasta: '2026-11-10', tarifa: 2, modalidad: 'con_impuestos', fee: 5 })).body
     expect(s2.getRow(2).getCell(2).value).toBe(api2.Puntos[0]!.PrecioMedioKwh)
     expect(s2.getRow(1).getCell(8).value).toBe('P6 (€/kWh)')
 

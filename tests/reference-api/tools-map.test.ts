@@ -2,17 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, allRows } from './business-support'
+import type { ProvinceRow } from '../../schemas/business/map'
 
 /** The maps' aggregate: `GET /api/contract/situacion-contratos?agrupar=provincia` (README: Mapa: contratos por provincia). */
 
-interface Provincia {
-  ProvinciaId: number
-  Provincia: string
-  Contratos: number
-  ContratosActivos: number
-  PuntosSuministro: number
-  ConsumoAnualKwh: number
-}
 interface Row {
   CodigoContrato: string
   Cups: string
@@ -37,8 +30,8 @@ afterAll(async () => {
 const SUPPLYING = ['activo', 'modificacion_en_curso']
 
 /** The aggregate computed from the contract list the caller sees. */
-function fromList(rows: Row[]): Map<number, Omit<Provincia, 'Provincia'>> {
-  const out = new Map<number, Omit<Provincia, 'Provincia'> & { cups: Set<string> }>()
+function fromList(rows: Row[]): Map<number, Omit<ProvinceRow, 'Provincia'>> {
+  const out = new Map<number, Omit<ProvinceRow, 'Provincia'> & { cups: Set<string> }>()
   for (const r of rows) {
     const p = out.get(r.ProvinciaId) ?? { ProvinciaId: r.ProvinciaId, Contratos: 0, ContratosActivos: 0, PuntosSuministro: 0, ConsumoAnualKwh: 0, cups: new Set<string>() }
     p.Contratos++
@@ -53,7 +46,7 @@ function fromList(rows: Row[]): Map<number, Omit<Provincia, 'Provincia'>> {
 }
 
 async function check(caller: ApiCaller) {
-  const res = await caller.get<Provincia[]>('/api/contract/situacion-contratos', { agrupar: 'provincia' })
+  const res = await caller.get<ProvinceRow[]>('/api/contract/situacion-contratos', { agrupar: 'provincia' })
   expect(res.status, res.text).toBe(200)
   const list = await allRows<Row>(caller, '/api/contract')
   const expected = fromList(list)
@@ -66,7 +59,7 @@ async function check(caller: ApiCaller) {
     expect(p.ContratosActivos).toBeLessThanOrEqual(p.Contratos)
     expect(p.PuntosSuministro).toBeLessThanOrEqual(p.Contratos)
   }
-  const sum = (k: keyof Provincia) => res.body.reduce((s, p) => s + (p[k] as number), 0)
+  const sum = (k: keyof ProvinceRow) => res.body.reduce((s, p) => s + (p[k] as number), 0)
   expect(sum('Contratos')).toBe(list.length)
   expect(sum('ContratosActivos')).toBe(list.filter((r) => SUPPLYING.includes(r.Estado)).length)
   expect(sum('ConsumoAnualKwh')).toBe(list.filter((r) => SUPPLYING.includes(r.Estado)).reduce((s, r) => s + r.ConsumoAnual, 0))
@@ -82,8 +75,8 @@ describe('GET /api/contract/situacion-contratos?agrupar=provincia', () => {
 
   it('the same visibility as the list: an agent sees its subtree only', async () => {
     const mine = await check(agente)
-    const all = (await admin.get<Provincia[]>('/api/contract/situacion-contratos', { agrupar: 'provincia' })).body
-    const total = (rows: Provincia[]) => rows.reduce((s, p) => s + p.Contratos, 0)
+    const all = (await admin.get<ProvinceRow[]>('/api/contract/situacion-contratos', { agrupar: 'provincia' })).body
+    const total = (rows: ProvinceRow[]) => rows.reduce((s, p) => s + p.Contratos, 0)
     expect(total(mine)).toBeGreaterThan(0)
     expect(total(mine)).toBeLessThan(total(all))
     // Provinces without any of its contracts are there, with zeros.

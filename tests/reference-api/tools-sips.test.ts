@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeCups } from '../../server/reference-api/domain/identifiers'
-import type { SipsInfo, SipsLectura, SipsRaw } from '../../server/reference-api/domain/sips'
+import type { SipsInfo, SipsRaw, SipsReading } from '../../schemas/business/sips'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
@@ -54,8 +54,8 @@ async function info(cups: string, caller = admin): Promise<SipsInfo> {
   return res.body
 }
 
-async function lecturas(cups: string): Promise<SipsLectura[]> {
-  const res = await admin.get<{ Cups: string; Lecturas: SipsLectura[] }>('/api/sips/info/consumo', { cups })
+async function lecturas(cups: string): Promise<SipsReading[]> {
+  const res = await admin.get<{ Cups: string; Lecturas: SipsReading[] }>('/api/sips/info/consumo', { cups })
   expect(res.status, res.text).toBe(200)
   return res.body.Lecturas
 }
@@ -79,7 +79,7 @@ describe('the SIPS record', () => {
       const other = await ApiCaller.signIn(again.url, ADMIN)
       expect((await other.get('/api/sips/info', { cups: GENERATED })).body).toEqual(first)
       expect((await other.get('/api/sips/info/raw', { cups: GENERATED })).body).toEqual(firstRaw)
-      expect((await other.get<{ Lecturas: SipsLectura[] }>('/api/sips/info/consumo', { cups: GENERATED })).body.Lecturas).toEqual(firstReadings)
+      expect((await other.get<{ Lecturas: SipsReading[] }>('/api/sips/info/consumo', { cups: GENERATED })).body.Lecturas).toEqual(firstReadings)
     } finally {
       await again.close()
     }
@@ -208,7 +208,7 @@ describe('the readings', () => {
       expect(l.ActivaKwh.P5).toBeGreaterThan(0)
     }
     // Nights, weekends and holidays are P6: a large share even for a business.
-    const total = (l: SipsLectura) => PERIODS.reduce((s, p) => s + (l.ActivaKwh[p] ?? 0), 0)
+    const total = (l: SipsReading) => PERIODS.reduce((s, p) => s + (l.ActivaKwh[p] ?? 0), 0)
     for (const l of list) expect(l.ActivaKwh.P6! / total(l)).toBeGreaterThan(0.2)
   })
 

@@ -3,20 +3,13 @@ import { validateCups, validateIban, validateNif } from '../../server/reference-
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
+import type { CupsCheck } from '../../schemas/business/utility'
 
 /**
  * The Spanish identifier validators (domain notes: NIF/NIE/CIF, CUPS, IBAN), checked on the
  * functions and through `GET /api/validators/*`. Vectors were computed independently of the
  * code under test (by hand and with a separate script); the domain notes' examples included.
  */
-
-interface Answer {
-  Valido: boolean
-  Normalizado: string
-  Tipo: string | null
-  Motivo: string | null
-  Distribuidora?: { Codigo: string; Nombre: string } | null
-}
 
 // [input, normalised, kind]
 const NIF_VALID: [string, string, string][] = [
@@ -204,7 +197,7 @@ describe('GET /api/validators/*', () => {
     await api?.close()
   })
 
-  const ask = (kind: 'nif' | 'iban' | 'cups', value: string) => admin.get<Answer>(`/api/validators/${kind}`, { [kind]: value })
+  const ask = (kind: 'nif' | 'iban' | 'cups', value: string) => admin.get<CupsCheck>(`/api/validators/${kind}`, { [kind]: value })
 
   it('nif: every vector answers 200 with Valido, Normalizado, Tipo and Motivo', async () => {
     const valid = await Promise.all(NIF_VALID.map(([input]) => ask('nif', input)))
@@ -278,14 +271,14 @@ describe('GET /api/validators/*', () => {
       expect(res.text, path).toContain(message)
     }
     // 64 characters is still an answer (invalid, not an error).
-    const long = await admin.call<Answer>('GET', `/api/validators/${kind}?${kind}=${'9'.repeat(64)}`)
+    const long = await admin.call<CupsCheck>('GET', `/api/validators/${kind}?${kind}=${'9'.repeat(64)}`)
     expect(long.status).toBe(200)
     expect(long.body.Valido).toBe(false)
   })
 
   it('any signed-in user may call them; no token is a 401', async () => {
     const agente = await ApiCaller.signIn(api.url, AGENTE)
-    expect((await agente.get<Answer>('/api/validators/nif', { nif: 'X2482300W' })).body.Valido).toBe(true)
+    expect((await agente.get<CupsCheck>('/api/validators/nif', { nif: 'X2482300W' })).body.Valido).toBe(true)
     const anonymous = new ApiCaller(api.url, null)
     expect((await anonymous.get('/api/validators/nif', { nif: 'X2482300W' })).status).toBe(401)
   })

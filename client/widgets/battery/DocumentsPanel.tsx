@@ -8,7 +8,8 @@ import { messageIn, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../ui/format'
 import { TextField } from './fields'
 import { messages } from './messages'
-import { emailError, formatCapacity, formatEurRounded, type BatteryResult, type CalculationBody } from './model'
+import { emailError, formatCapacity, formatEurRounded } from './model'
+import type { BatteryResult, CalculationBody } from '../../../schemas/business/battery'
 
 interface Client {
   Nombre: string

@@ -5,7 +5,8 @@ import { ChartFrame } from '../shared/ChartFrame'
 import { baseOptions, seriesColors } from '../shared/charts'
 import { formatNumber } from '../../ui/format'
 import { messages } from './messages'
-import { balanceWithout, type BatteryResult, type CalculationBody } from './model'
+import { balanceWithout } from './model'
+import type { BatteryResult, CalculationBody } from '../../../schemas/business/battery'
 
 /** The year's energy flows without and with the chosen battery: self-consumed, poured to the grid, bought from the grid. */
 export function FlowsChart({ body, result }: { body: CalculationBody; result: BatteryResult }) {

@@ -1,7 +1,8 @@
 import { Tag } from 'primereact/tag'
 import { useMessages } from '../../i18n/i18n'
 import { messages } from './messages'
-import { formatBeforeAfter, formatCapacity, formatEfficiency, formatEurRounded, formatKwh, formatPayback, type BatteryResult } from './model'
+import { formatBeforeAfter, formatCapacity, formatEfficiency, formatEurRounded, formatKwh, formatPayback } from './model'
+import type { BatteryResult } from '../../../schemas/business/battery'
 
 /** The best battery, highlighted, with its key figures. */
 export function BestCard({ result }: { result: BatteryResult }) {

@@ -22,15 +22,13 @@ import {
   periodPrices,
   validateInputs,
   type BatteryInputs,
-  type CalculationAnswer,
-  type CalculationBody,
   type InputErrors,
   type InputField,
-  type SavingsPeriod,
 } from './model'
 import { messages } from './messages'
 import { BestCard, ResultsTable } from './ResultsView'
 import './battery.css'
+import type { CalculationAnswer, CalculationBody, SavingsPeriod } from '../../../schemas/business/battery'
 
 /** Order in which invalid fields get the focus. */
 const FIELD_ORDER: InputField[] = ['ConsumoAnualKwh', 'ProduccionFvAnualKwh', 'AutoconsumoDirectoKwh', 'PrecioImportacionKwh', 'PrecioExcedenteKwh']

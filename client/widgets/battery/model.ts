@@ -1,54 +1,13 @@
 import { getLanguage, messageIn } from '../../i18n/i18n'
 import { formatKwh as kwh, formatMoney, formatNumber, formatValue } from '../../ui/format'
 import { messages } from './messages'
+import type { BatteryResult, CalculationAnswer, CalculationBody, SavingsPeriod } from '../../../schemas/business/battery'
 
 /**
  * The battery calculator's rules, apart from the screen: what the user typed, the validation
  * before calling (messages in the current language), the request body of `POST /api/bateria/calculadora`, the energy
  * balance of domain.md (for the "without battery" bars of the chart) and the result formats.
  */
-
-/** A savings period: average import and surplus prices known over it (`GET /api/bateria/FechasAhorro`). */
-export interface SavingsPeriod {
-  Id: number
-  Nombre: string
-  Desde: string
-  Hasta: string
-  PrecioImportacionMedioKwh: number
-  PrecioExcedenteMedioKwh: number
-}
-
-export interface Battery {
-  Id: number
-  Modelo: string
-  Fabricante: string
-  CapacidadUtilKwh: number
-  Eficiencia: number
-  LlenadoMedio: number
-  PrecioEur: number
-  GarantiaAnios: number
-}
-
-export interface BatteryResult {
-  Bateria: Battery
-  CargaKwh: number
-  EntregadaKwh: number
-  ExcedenteDespuesKwh: number
-  ImportacionDespuesKwh: number
-  AutoconsumoAntesPct: number
-  AutoconsumoDespuesPct: number
-  AutarquiaAntesPct: number
-  AutarquiaDespuesPct: number
-  AhorroAnualEur: number
-  RetornoAnios: number | null
-  AhorroNeto10AniosEur: number
-}
-
-export interface CalculationAnswer {
-  Entrada: Record<string, unknown>
-  Mejor: BatteryResult | null
-  Alternativas: BatteryResult[]
-}
 
 /** What the user types (null: empty). */
 export interface BatteryInputs {
@@ -89,18 +48,6 @@ export function periodPrices(p: SavingsPeriod, withTaxes: boolean): { PrecioImpo
 
 /** Above this a price is surely not in €/kWh (someone typed cents or €/MWh). */
 export const MAX_PRICE_EUR_KWH = 2
-
-/** The body of `POST /api/bateria/calculadora` (and `Calculo` of the PDFs and the saved calculation). */
-export interface CalculationBody {
-  ConsumoAnualKwh: number
-  ProduccionFvAnualKwh: number
-  AutoconsumoDirectoKwh: number
-  PrecioImportacionKwh?: number
-  PrecioExcedenteKwh?: number
-  PreciosConImpuestos: boolean
-  FechasAhorroId?: number
-  BateriaIds?: number[]
-}
 
 const isNum = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v)
 
@@ -214,7 +161,7 @@ export function formatPayback(years: number | null | undefined, saving?: number)
 export const formatEfficiency = (v: number | null | undefined) => (isNum(v) ? formatPct(v * 100) : '—')
 
 /** Every result of an answer, the best first, without repeating it. */
-export function allResults(answer: CalculationAnswer | null | undefined): BatteryResult[] {
+export function allResults(answer: Pick<CalculationAnswer, 'Mejor' | 'Alternativas'> | null | undefined): BatteryResult[] {
   if (!answer) return []
   const best = answer.Mejor
   const rest = (answer.Alternativas ?? []).filter((r) => !best || r.Bateria.Id !== best.Bateria.Id)

@@ -8,7 +8,8 @@ import { getLanguage, useI18n, useMessages } from '../../i18n/i18n'
 import { formatValue, formatNumber } from '../../ui/format'
 import { ChartFrame } from '../shared/ChartFrame'
 import { baseOptions, seriesColors } from '../shared/charts'
-import { costParts, type ComparativaResult, type FormValues, type Importe, type Tarifa } from './comparator-logic'
+import { costParts, type FormValues, type Tarifa } from './comparator-logic'
+import type { ComparisonAnswer, Cost } from '../../../schemas/business/comparator'
 import { messages } from './messages'
 
 const money = (v: number) => formatValue(v, 'money')
@@ -26,7 +27,7 @@ export function ComparisonResult({
   onSave,
 }: {
   ref?: Ref<HTMLElement>
-  result: ComparativaResult
+  result: ComparisonAnswer
   tarifa: Tarifa | undefined
   values: FormValues
   savedAs: number | null
@@ -41,9 +42,9 @@ export function ComparisonResult({
   const ofertas = result.Ofertas
   const best = ofertas.find((o) => o.Codigo === result.Mejor) ?? ofertas[0]
   const short = (o: { Codigo: string; Nombre: string }) => (o.Codigo === 'fijo' || o.Codigo === 'indexado' ? t(`offer.${o.Codigo}`) : o.Nombre)
-  const columns: { key: string; label: string; short: string; importe: Importe }[] = [
+  const columns: { key: string; label: string; short: string; importe: Cost }[] = [
     { key: 'actual', label: t('current'), short: t('current'), importe: result.Actual },
-    ...ofertas.map((o) => ({ key: o.Codigo, label: o.Nombre, short: short(o), importe: o as Importe })),
+    ...ofertas.map((o) => ({ key: o.Codigo, label: o.Nombre, short: short(o), importe: o as Cost })),
   ]
 
   const data = useMemo(() => {

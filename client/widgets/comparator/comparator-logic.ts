@@ -1,6 +1,10 @@
 import { messageIn } from '../../i18n/i18n'
 import type { Language } from '../../../schemas/i18n'
 import { messages } from './messages'
+import { PERIODS, type Period } from '../../../schemas/business/periods'
+import type { PorPeriodo } from '../../../schemas/business/common'
+import type { ComparisonAnswer, ComparisonBody, Cost } from '../../../schemas/business/comparator'
+import type { Tariff } from '../../../schemas/business/utility'
 
 /**
  * Pure helpers of the comparison tool (no React): the form's values per period, which periods a
@@ -8,21 +12,13 @@ import { messages } from './messages'
  * language (./messages.ts).
  */
 
-export const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
-export type Period = (typeof PERIODS)[number]
-export type PorPeriodo = Record<Period, number | null>
+export { PERIODS }
+
+/** The tariff fields the comparator needs (`GET api/utility/tarifas` answers more). */
+export type Tarifa = Pick<Tariff, 'Id' | 'Codigo' | 'Nombre' | 'PeriodosEnergia' | 'PeriodosPotencia' | 'PotenciaMaximaKw'>
 
 /** The tool's name as the title of its toasts. */
 export const area = (lang?: Language) => messageIn(messages, 'area', undefined, lang)
-
-export interface Tarifa {
-  Id: number
-  Codigo: string
-  Nombre: string
-  PeriodosEnergia: number
-  PeriodosPotencia: number
-  PotenciaMaximaKw?: number | null
-}
 
 export interface FormValues {
   Nombre: string
@@ -32,39 +28,6 @@ export interface FormValues {
   ConsumoAnualKwh: PorPeriodo
   EnergiaKwh: PorPeriodo
   PotenciaKwDia: PorPeriodo
-}
-
-export interface ComparativaBody {
-  Nombre?: string
-  Cliente?: string
-  TarifaId: number
-  PotenciasKw: PorPeriodo
-  ConsumoAnualKwh: PorPeriodo
-  PreciosActuales: { EnergiaKwh: PorPeriodo; PotenciaKwDia: PorPeriodo }
-  Guardar?: boolean
-}
-
-export interface Importe {
-  ImporteAnualEur: number
-  EnergiaEur: number
-  PotenciaEur: number
-  ImpuestosEur: number
-  /** Meter rental (the API adds it; not in the contract's list of fields). */
-  AlquilerContadorEur?: number
-}
-
-export interface Oferta extends Importe {
-  Codigo: 'fijo' | 'indexado'
-  Nombre: string
-  AhorroAnualEur: number
-  AhorroPct: number
-}
-
-export interface ComparativaResult {
-  Id: number | null
-  Actual: Importe
-  Ofertas: Oferta[]
-  Mejor: 'fijo' | 'indexado'
 }
 
 export const emptyPeriods = (): PorPeriodo => ({ P1: null, P2: null, P3: null, P4: null, P5: null, P6: null })
@@ -116,9 +79,9 @@ export function validate(values: FormValues, tarifa: Tarifa | undefined): Record
   return errors
 }
 
-export function buildBody(values: FormValues, tarifa: Tarifa | undefined, guardar = false): ComparativaBody {
+export function buildBody(values: FormValues, tarifa: Tarifa | undefined, guardar = false): ComparisonBody {
   const { energia, potencia } = periodsFor(tarifa)
-  const body: ComparativaBody = {
+  const body: ComparisonBody = {
     TarifaId: values.TarifaId ?? 1,
     PotenciasKw: restrict(values.PotenciasKw, potencia),
     ConsumoAnualKwh: restrict(values.ConsumoAnualKwh, energia),
@@ -159,7 +122,7 @@ export function formFromInput(input: unknown): FormValues {
  * result, under whichever names the API uses (`Entrada`/`Resultado`, or the input's fields at the
  * top level next to the result's).
  */
-export function readSaved(saved: unknown): { values: FormValues; result: ComparativaResult | null; id: number | null } {
+export function readSaved(saved: unknown): { values: FormValues; result: ComparisonAnswer | null; id: number | null } {
   const s = (saved ?? {}) as Record<string, unknown>
   const input = s.Entrada ?? s.Input ?? s.Datos ?? s
   const resultRaw = (s.Resultado ?? s.Result ?? (s.Actual && s.Ofertas ? s : null)) as Record<string, unknown> | null
@@ -167,12 +130,12 @@ export function readSaved(saved: unknown): { values: FormValues; result: Compara
   if (!values.Nombre && typeof s.Nombre === 'string') values.Nombre = s.Nombre
   if (!values.Cliente && typeof s.Cliente === 'string') values.Cliente = s.Cliente
   const id = typeof s.Id === 'number' ? s.Id : null
-  const result = resultRaw && resultRaw.Actual && Array.isArray(resultRaw.Ofertas) ? ({ ...(resultRaw as unknown as ComparativaResult), Id: id ?? (resultRaw.Id as number | null) ?? null } as ComparativaResult) : null
+  const result = resultRaw && resultRaw.Actual && Array.isArray(resultRaw.Ofertas) ? ({ ...(resultRaw as unknown as ComparisonAnswer), Id: id ?? (resultRaw.Id as number | null) ?? null } as ComparisonAnswer) : null
   return { values, result, id }
 }
 
 /** The cost split for the chart: energy, power, and taxes plus the rest (meter rental…). */
-export function costParts(i: Importe): { energia: number; potencia: number; impuestos: number; otros: number } {
+export function costParts(i: Cost): { energia: number; potencia: number; impuestos: number; otros: number } {
   const otros = Math.max(0, Math.round((i.ImporteAnualEur - i.EnergiaEur - i.PotenciaEur - i.ImpuestosEur) * 100) / 100)
   return { energia: i.EnergiaEur, potencia: i.PotenciaEur, impuestos: i.ImpuestosEur, otros }
 }

@@ -21,12 +21,12 @@ import {
   periodsFor,
   readSaved,
   validate,
-  type ComparativaResult,
   type FormValues,
-  type Period,
-  type PorPeriodo,
   type Tarifa,
 } from './comparator-logic'
+import type { PorPeriodo } from '../../../schemas/business/common'
+import type { Period } from '../../../schemas/business/periods'
+import type { ComparisonAnswer } from '../../../schemas/business/comparator'
 import { messages } from './messages'
 import './comparator.css'
 
@@ -54,7 +54,7 @@ export default function ComparatorWidget() {
   const [errors, setErrors] = useState<Record<string, string>>({})
   // What was last checked: a flagged field's message is worded from it at each render, so it follows a language switch.
   const [checked, setChecked] = useState<{ values: FormValues; tarifa: Tarifa | undefined }>({ values: emptyForm(), tarifa: undefined })
-  const [result, setResult] = useState<ComparativaResult | null>(null)
+  const [result, setResult] = useState<ComparisonAnswer | null>(null)
   const [savedAs, setSavedAs] = useState<number | null>(null)
   const resultRef = useRef<HTMLElement>(null)
   const queryClient = useQueryClient()
@@ -85,7 +85,7 @@ export default function ComparatorWidget() {
   const { energia, potencia } = periodsFor(tarifa)
 
   const compare = useMutation({
-    mutationFn: (guardar: boolean) => api.post<ComparativaResult>('/api/comparador/comparativa', buildBody(values, tarifa, guardar)),
+    mutationFn: (guardar: boolean) => api.post<ComparisonAnswer>('/api/comparador/comparativa', buildBody(values, tarifa, guardar)),
     meta: { reportErrors: true },
   })
 

@@ -7,15 +7,9 @@ import { useI18n, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { formatDate, fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { messages } from './messages'
-import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type Modalidad, type PriceParams } from './prices-logic'
-
-export interface Tarifa {
-  Id: number
-  Codigo: string
-  Nombre: string
-  PeriodosEnergia: number
-  PeriodosPotencia: number
-}
+import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type PriceParams } from './prices-logic'
+import type { Modalidad } from '../../../schemas/business/energy'
+import type { Tariff } from '../../../schemas/business/utility'
 
 /** A day of the series as the calendars want it ('' for none). */
 const day = (date: Date | null | undefined) => (date ? toIsoDay(date) : '')
@@ -24,7 +18,7 @@ const day = (date: Date | null | undefined) => (date ? toIsoDay(date) : '')
 const QUICK: Parameters<typeof quickRange>[0][] = ['dia', '7d', '30d', '12m', 'anio']
 
 /** Range, tariff, modality and fee; applied together (and kept in the URL) with "Ver precios". */
-export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { params: PriceParams; lastDay: string; tarifas: Tarifa[]; defaultFee: number | null; onApply: (p: PriceParams) => void }) {
+export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { params: PriceParams; lastDay: string; tarifas: Tariff[]; defaultFee: number | null; onApply: (p: PriceParams) => void }) {
   const id = useId()
   const t = useMessages(messages)
   const { lang } = useI18n()

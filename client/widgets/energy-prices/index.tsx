@@ -6,7 +6,8 @@ import { reportError } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { formatDate, formatNumber } from '../../ui/format'
 import { PERIOD_COLORS, seriesColors } from '../shared/charts'
-import { ParamsForm, type Tarifa } from './ParamsForm'
+import { ParamsForm } from './ParamsForm'
+import type { Tariff } from '../../../schemas/business/utility'
 import { PriceChart } from './PriceChart'
 import {
   daysBetween,
@@ -17,14 +18,12 @@ import {
   seriesError,
   timeAxisFor,
   writeParams,
-  type ExcedentesAnswer,
-  type IndexAnswer,
-  type OmieAnswer,
   type PriceParams,
   type Serie,
 } from './prices-logic'
 import { messages } from './messages'
 import './energy-prices.css'
+import type { IndexSeries, OmieSeries, SurplusSeries } from '../../../schemas/business/energy'
 
 /** Today in Madrid, in case the last day with prices cannot be asked. */
 function madridToday(): string {
@@ -51,7 +50,7 @@ export default function EnergyPricesWidget() {
   })
   const tarifas = useQuery({
     queryKey: ['utility', 'tarifas'],
-    queryFn: ({ signal }) => api.get<Tarifa[]>('/api/utility/tarifas', { signal }),
+    queryFn: ({ signal }) => api.get<Tariff[]>('/api/utility/tarifas', { signal }),
     meta: { reportErrors: true },
     staleTime: 60 * 60_000,
   })
@@ -66,7 +65,7 @@ export default function EnergyPricesWidget() {
   return <PricesView lastDay={lastDay} tarifas={tarifas.data ?? []} />
 }
 
-function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }) {
+function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }) {
   const [search, setSearch] = useSearchParams()
   const t = useMessages(messages)
   const { lang } = useI18n()
@@ -79,21 +78,21 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tarifa[] }
   const range = { desde: params.desde, hasta: params.hasta }
   const omie = useQuery({
     queryKey: ['energia', 'omie', range],
-    queryFn: ({ signal }) => api.get<OmieAnswer>('/api/energia/historico-cierre/omie', { params: range, signal }),
+    queryFn: ({ signal }) => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: range, signal }),
     meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
   const indexParams = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee }
   const index = useQuery({
     queryKey: ['energia', 'index', indexParams],
-    queryFn: ({ signal }) => api.get<IndexAnswer>('/api/energia/historico-cierre/index', { params: indexParams, signal }),
+    queryFn: ({ signal }) => api.get<IndexSeries>('/api/energia/historico-cierre/index', { params: indexParams, signal }),
     meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
   const surplusParams = { ...range, tarifa: params.tarifa }
   const excedentes = useQuery({
     queryKey: ['energia', 'excedentes', surplusParams],
-    queryFn: ({ signal }) => api.get<ExcedentesAnswer>('/api/energia/historico-cierre/excedentes', { params: surplusParams, signal }),
+    queryFn: ({ signal }) => api.get<SurplusSeries>('/api/energia/historico-cierre/excedentes', { params: surplusParams, signal }),
     meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
@@ -314,7 +313,7 @@ const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'Perdidas'; digits: number; 
 ]
 
 /** The fee applied, the formula and the tariff's coefficients the index was built with. */
-function IndexNotes({ answer }: { answer: IndexAnswer }) {
+function IndexNotes({ answer }: { answer: IndexSeries }) {
   const t = useMessages(messages)
   const { lang } = useI18n()
   const coef = answer.Coeficientes

@@ -2,6 +2,8 @@ import { getLanguage, messageIn } from '../../i18n/i18n'
 import { formatDate } from '../../ui/format'
 import type { Language } from '../../../schemas/i18n'
 import { messages } from './messages'
+import { PERIODS, type Period } from '../../../schemas/business/periods'
+import type { IndexSeries, Modalidad, OmieSeries } from '../../../schemas/business/energy'
 
 /**
  * Pure helpers of the energy-price history (no React): dates as Madrid local days
@@ -16,7 +18,6 @@ export const DEFAULT_DAYS = 30
 export const FEE_MIN = 0
 export const FEE_MAX = 50
 
-export type Modalidad = 'sin_impuestos' | 'con_impuestos'
 export type Serie = 'omie' | 'index' | 'excedentes'
 
 /** What a chart says in place when its series failed (the toast's area and message are the endpoint catalogue's). */
@@ -24,33 +25,6 @@ export function seriesError(serie: Serie, lang?: Language): string {
   return messageIn(messages, `error.${serie}`, undefined, lang)
 }
 
-const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
-export type Period = (typeof PERIODS)[number]
-
-export interface OmieAnswer {
-  Desde: string
-  Hasta: string
-  Resolucion: 'cuartohoraria' | 'horaria' | 'diaria'
-  Puntos: { Fecha: string; PrecioMwh: number }[]
-  Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
-}
-
-export interface IndexAnswer {
-  TarifaId: number
-  Tarifa: string
-  Modalidad: Modalidad
-  FeeMwh: number
-  Puntos: { Fecha: string; PrecioMedioKwh: number; PorPeriodo: Record<Period, number | null> }[]
-  Formula: string
-  /** Tolls and charges (€/kWh) and losses per period the API applied, when it tells them. */
-  Coeficientes?: { PeajesKwh?: Record<Period, number | null>; CargosKwh?: Record<Period, number | null>; Perdidas?: Record<Period, number | null> }
-}
-
-export interface ExcedentesAnswer {
-  TarifaId: number
-  Puntos: { Fecha: string; PrecioKwh: number }[]
-  Formula: string
-}
 
 const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))
 
@@ -158,16 +132,16 @@ export function localTime(fecha: string): number {
 }
 
 /** The periods with a value on some day of the index (2.0TD: P1–P3). */
-export function indexPeriods(puntos: IndexAnswer['Puntos']): Period[] {
+export function indexPeriods(puntos: IndexSeries['Puntos']): Period[] {
   return PERIODS.filter((p) => puntos.some((pt) => typeof pt.PorPeriodo?.[p] === 'number'))
 }
 
-export function resolutionLabel(resolucion: OmieAnswer['Resolucion'], lang?: Language): string {
+export function resolutionLabel(resolucion: OmieSeries['Resolucion'], lang?: Language): string {
   return messageIn(messages, `resolution.${resolucion}`, undefined, lang)
 }
 
 /** Chart.js time unit and tooltip format (date-fns) for a resolution: dd/MM/yyyy in Spanish, MM/dd/yyyy in English. */
-export function timeAxisFor(resolucion: OmieAnswer['Resolucion'], days: number, lang: Language = getLanguage()): { unit: 'hour' | 'day' | 'week' | 'month'; tooltipFormat: string } {
+export function timeAxisFor(resolucion: OmieSeries['Resolucion'], days: number, lang: Language = getLanguage()): { unit: 'hour' | 'day' | 'week' | 'month'; tooltipFormat: string } {
   const date = lang === 'en' ? 'MM/dd/yyyy' : 'dd/MM/yyyy'
   if (resolucion === 'diaria') return { unit: days > 400 ? 'month' : days > 90 ? 'week' : 'day', tooltipFormat: date }
   return { unit: days > 1 ? 'day' : 'hour', tooltipFormat: `${date} HH:mm` }

@@ -29,12 +29,13 @@ import {
   selectionBodies,
   siblingNames,
   toTreeNodes,
-  type FileItem,
-  type Folder,
-  type FolderNode,
-  type FolderView,
+
+
+
+
 } from './model'
 import './file-manager.css'
+import type { FileItem, Folder, FolderNode, FolderView } from '../../../schemas/business/files'
 
 /** The toasts' title, in the current language. */
 const area = () => messageIn(messages, 'area')

@@ -7,41 +7,11 @@
 import { messageIn } from '../../i18n/i18n'
 import { formatNumber } from '../../ui/format'
 import { messages, type MessageKey as Key } from './messages'
+import type { FolderNode } from '../../../schemas/business/files'
 
 const msg = (key: Key, vars?: Record<string, string | number>) => messageIn(messages, key, vars)
 /** A name quoted in a sentence: «name» in Spanish, “name” in English. */
 export const quoted = (name: string) => msg('quote', { name })
-
-export interface Folder {
-  Id: number
-  Nombre: string
-  CarpetaPadreId: number | null
-  NumArchivos: number
-  NumCarpetas: number
-  Fecha: string
-}
-
-export interface FolderNode extends Folder {
-  Hijas: FolderNode[]
-}
-
-export interface FileItem {
-  Id: number
-  Nombre: string
-  Extension: string
-  TipoMime: string
-  Tamano: number
-  CarpetaId: number | null
-  Fecha: string
-  Usuario: string
-}
-
-export interface FolderView {
-  Carpeta: Folder | null
-  Ruta: { Id: number; Nombre: string }[]
-  Carpetas: Folder[]
-  Archivos: FileItem[]
-}
 
 /** The root of the area: "no folder" (null in answers, 0 in parameters). */
 export const ROOT_ID = 0

@@ -10,10 +10,11 @@ import { ChartFrame } from '../shared/ChartFrame'
 import { baseOptions, PERIOD_COLORS } from '../shared/charts'
 import { ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { messages } from './messages'
-import { maxOf, monthlySeries, periodsOf, PERIODS, sumOf, type SipsConsumo } from './sips-logic'
+import { maxOf, monthlySeries, periodsOf, PERIODS, sumOf } from './sips-logic'
+import type { SipsConsumption } from '../../../schemas/business/sips'
 
 /** The consumption history: monthly kWh per period (stacked bars, zoomable) and the readings table. */
-export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumo> }) {
+export function ConsumptionView({ query }: { query: UseQueryResult<SipsConsumption> }) {
   const { dark } = useTheme()
   const { lang } = useI18n()
   const t = useMessages(messages)

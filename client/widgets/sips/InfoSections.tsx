@@ -2,7 +2,8 @@ import type { ReactNode } from 'react'
 import { useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../ui/format'
 import { messages, type MessageKey as Key } from './messages'
-import { PERIODS, type SipsInfo } from './sips-logic'
+import { PERIODS } from './sips-logic'
+import type { SipsInfo } from '../../../schemas/business/sips'
 
 type Item = { label: string; value: ReactNode; hint?: string }
 

@@ -15,9 +15,10 @@ import { FieldShell } from '../../ui/FieldShell'
 import { formatValue } from '../../ui/format'
 import { ErrorState } from '../../ui/states'
 import { messages, type MessageKey as Key } from './messages'
-import { cupsFromFile, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl, type SipsListRow } from './sips-logic'
+import { cupsFromFile, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl } from './sips-logic'
+import type { SipsListItem } from '../../../schemas/business/sips'
 
-const ESTADOS: Record<SipsListRow['Estado'], { label: Key; severity: 'success' | 'danger' | 'warning' }> = {
+const ESTADOS: Record<SipsListItem['Estado'], { label: Key; severity: 'success' | 'danger' | 'warning' }> = {
   ok: { label: 'list.state.ok', severity: 'success' },
   invalido: { label: 'list.state.invalid', severity: 'danger' },
   sin_datos: { label: 'list.state.noData', severity: 'warning' },
@@ -26,7 +27,7 @@ const ESTADOS: Record<SipsListRow['Estado'], { label: Key; severity: 'success' |
 /** A message of the form, kept as its key so that it follows a language switch. */
 type FormError = { key: Key; vars?: Record<string, string | number> }
 
-type Row = SipsListRow & { Orden: number }
+type Row = SipsListItem & { Orden: number }
 
 /** Many CUPS: paste them or load a .txt/.csv, look them all up at once, open one, export all. */
 export function ListView({ list, onLookup, onOpen }: { list: string[]; onLookup: (list: string[]) => void; onOpen: (cups: string) => void }) {
@@ -113,7 +114,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
   const t = useMessages(messages)
   const query = useQuery({
     queryKey: ['sips', 'list', list],
-    queryFn: ({ signal }) => api.post<SipsListRow[]>('/api/sips/info/list', { Cups: list }, { signal }),
+    queryFn: ({ signal }) => api.post<SipsListItem[]>('/api/sips/info/list', { Cups: list }, { signal }),
     // Titled and worded by the endpoint catalogue (spec §8), as the export below.
     meta: { reportErrors: true },
     staleTime: 5 * 60_000,

@@ -13,7 +13,8 @@ import { ConsumptionView } from './ConsumptionView'
 import { InfoSections } from './InfoSections'
 import { messages } from './messages'
 import { RawView } from './RawView'
-import { normalizeCups, type SipsConsumo, type SipsInfo } from './sips-logic'
+import { normalizeCups } from './sips-logic'
+import type { SipsConsumption, SipsInfo } from '../../../schemas/business/sips'
 import { useCupsCheck } from './use-cups-check'
 
 
@@ -122,7 +123,7 @@ function SipsResult({ cups }: { cups: string }) {
   })
   const consumo = useQuery({
     queryKey: ['sips', 'consumo', cups],
-    queryFn: ({ signal }) => api.get<SipsConsumo>('/api/sips/info/consumo', { params: { cups }, signal }),
+    queryFn: ({ signal }) => api.get<SipsConsumption>('/api/sips/info/consumo', { params: { cups }, signal }),
     enabled: info.isSuccess,
     meta: { reportErrors: true },
     staleTime: 5 * 60_000,

@@ -1,74 +1,20 @@
 /**
- * Pure helpers of the Sips tool (no React): reading a pasted or uploaded list of CUPS, the
- * shapes of the SIPS answers and the monthly per-period series drawn from `Lecturas`.
+ * Pure helpers of the Sips tool (no React): reading a pasted or uploaded list of CUPS and
+ * the monthly per-period series drawn from `Lecturas` (the answers are schemas/business/sips.ts).
  */
 import { messageIn } from '../../i18n/i18n'
 import { messages } from './messages'
+import { PERIODS, type Period } from '../../../schemas/business/periods'
+import type { PorPeriodo } from '../../../schemas/business/common'
+import type { SipsListItem, SipsReading } from '../../../schemas/business/sips'
 
-export const PERIODS = ['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const
-export type Period = (typeof PERIODS)[number]
-export type PorPeriodo = Record<Period, number | null>
+export { PERIODS }
 
 /** Toast title (the tool's name, the same in every language); its spec §8 messages are in ./messages.ts. */
 export const SIPS_AREA = 'Sips'
 
 /** Most CUPS one list call accepts (reference API: 1–200 items). */
 export const MAX_LIST = 200
-
-export interface SipsInfo {
-  Cups: string
-  Distribuidora: { Codigo: string; Nombre: string } | null
-  CodigoPostal: string | null
-  Municipio: string | null
-  ProvinciaCodigo: string | null
-  Provincia: string | null
-  Tarifa: { CodigoAtr: string; Codigo: string } | null
-  Tension: string | null
-  TensionV: number | null
-  PotenciaMaximaBieKw: number | null
-  PotenciaMaximaApmKw: number | null
-  PotenciasContratadasKw: PorPeriodo
-  FechaAltaSuministro: string | null
-  FechaUltimoMovimientoContrato: string | null
-  FechaUltimoCambioComercializador: string | null
-  FechaUltimaLectura: string | null
-  Telegestionado: boolean | null
-  Fases: string | null
-  PropiedadContador: string | null
-  DiscriminacionHoraria: string | null
-  PerfilConsumo: string | null
-  CodigoAutoconsumo: string | null
-  Cnae: string | null
-  ViviendaHabitual: boolean | null
-  Impagos: boolean | null
-  DepositoGarantiaEur: number | null
-  Contratable: boolean | null
-  BonoSocial: boolean | null
-  ConsumoAnualKwh: PorPeriodo & { Total: number }
-}
-
-export interface Lectura {
-  FechaInicio: string
-  FechaFin: string
-  Tarifa: string
-  ActivaKwh: PorPeriodo
-  ReactivaKvarh: PorPeriodo
-  PotenciaDemandadaKw: PorPeriodo
-  TipoLectura: string
-}
-
-export interface SipsConsumo {
-  Cups: string
-  Lecturas: Lectura[]
-}
-
-export interface SipsListRow {
-  Cups: string
-  Normalizado: string
-  Estado: 'ok' | 'invalido' | 'sin_datos'
-  Motivo: string | null
-  Info: SipsInfo | null
-}
 
 /** Upper case, without spaces, dots or dashes (as the validators normalise). */
 export function normalizeCups(value: string): string {
@@ -131,7 +77,7 @@ export function cupsFromFile(text: string, fileName: string): string[] {
 }
 
 /** The periods with a value in some reading (2.0TD: P1–P3), in order. */
-export function periodsOf(lecturas: readonly Lectura[], field: 'ActivaKwh' | 'ReactivaKvarh' | 'PotenciaDemandadaKw' = 'ActivaKwh'): Period[] {
+export function periodsOf(lecturas: readonly SipsReading[], field: 'ActivaKwh' | 'ReactivaKvarh' | 'PotenciaDemandadaKw' = 'ActivaKwh'): Period[] {
   return PERIODS.filter((p) => lecturas.some((l) => typeof l[field]?.[p] === 'number'))
 }
 
@@ -153,7 +99,7 @@ export function monthLabel(yyyyMm: string): string {
 }
 
 /** The stacked monthly series per period of the consumption history, oldest first. */
-export function monthlySeries(lecturas: readonly Lectura[]): MonthlySeries {
+export function monthlySeries(lecturas: readonly SipsReading[]): MonthlySeries {
   const sorted = [...lecturas].sort((a, b) => a.FechaInicio.localeCompare(b.FechaInicio))
   const periods = periodsOf(sorted)
   const months = sorted.map((l) => l.FechaInicio.slice(0, 7))
@@ -163,7 +109,7 @@ export function monthlySeries(lecturas: readonly Lectura[]): MonthlySeries {
 }
 
 /** Sum of the last `n` readings per period (annual consumption = the last 12 months). */
-export function lastMonthsTotal(lecturas: readonly Lectura[], n = 12): Record<Period, number> & { Total: number } {
+export function lastMonthsTotal(lecturas: readonly SipsReading[], n = 12): Record<Period, number> & { Total: number } {
   const sorted = [...lecturas].sort((a, b) => a.FechaInicio.localeCompare(b.FechaInicio)).slice(-n)
   const out = { P1: 0, P2: 0, P3: 0, P4: 0, P5: 0, P6: 0, Total: 0 }
   for (const l of sorted) {
@@ -211,7 +157,7 @@ export function writeSipsUrl(state: SipsUrlState): URLSearchParams {
 }
 
 /** Counts of a list answer by state. */
-export function listSummary(rows: readonly SipsListRow[]): { ok: number; invalido: number; sin_datos: number } {
+export function listSummary(rows: readonly SipsListItem[]): { ok: number; invalido: number; sin_datos: number } {
   const out = { ok: 0, invalido: 0, sin_datos: 0 }
   for (const r of rows) out[r.Estado] = (out[r.Estado] ?? 0) + 1
   return out

@@ -2,21 +2,13 @@ import { messageIn } from '../../i18n/i18n'
 import type { Language } from '../../../schemas/i18n'
 import { intlLocale } from '../../ui/format'
 import { messages } from './messages'
+import type { ProvinceRow } from '../../../schemas/business/map'
 
 /**
  * Pure helpers of the province map (no React, no geometry): matching the atlas's provinces to
  * the API's rows, the measures, and the colour scale with its legend. Texts are in the current
  * language (./messages.ts).
  */
-
-export interface ProvinceRow {
-  ProvinciaId: number
-  Provincia: string
-  Contratos: number
-  ContratosActivos: number
-  PuntosSuministro: number
-  ConsumoAnualKwh: number
-}
 
 export type Measure = 'Contratos' | 'ContratosActivos' | 'PuntosSuministro' | 'ConsumoAnualKwh'
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3'
+import type { PermissionRef } from '../../../schemas/business/access'
 
 export interface UserRow {
   id: number
@@ -10,12 +11,6 @@ export interface UserRow {
   activo: number
   fecha_alta: string
   ultimo_acceso: string | null
-}
-
-export interface PermisoDto {
-  Id: number
-  Nombre: string
-  NombreNormalizado: string
 }
 
 /** Reads of users and their effective permissions (direct ones and those of their groups). */
@@ -51,7 +46,7 @@ export class UsersRepo {
     return this.byEmail.get(email.trim())
   }
 
-  permissions(userId: number): PermisoDto[] {
+  permissions(userId: number): PermissionRef[] {
     return this.effective.all(userId, userId)
   }
 

@@ -1,5 +1,6 @@
 import { OMIE_DESDE } from './omie'
 import { FACTOR_IMPUESTOS, excedentesMedio, feeDefecto, indexMedioCached, ultimos12Meses } from './energy-prices'
+import type { Battery, BatteryResult, SavingsPeriod } from '../../../schemas/business/battery'
 
 /**
  * The battery savings model of the domain notes, for one battery and one household:
@@ -16,17 +17,6 @@ import { FACTOR_IMPUESTOS, excedentesMedio, feeDefecto, indexMedioCached, ultimo
  * imported kWh, p_exc the surplus compensation price (€/kWh; 0 where the surplus credit is
  * already capped), CAPEX the installed price.
  */
-
-export interface Bateria {
-  Id: number
-  Modelo: string
-  Fabricante: string
-  CapacidadUtilKwh: number
-  Eficiencia: number
-  LlenadoMedio: number
-  PrecioEur: number
-  GarantiaAnios: number
-}
 
 export interface EntradaModelo {
   consumoKwh: number
@@ -90,27 +80,11 @@ export function modeloBateria(e: EntradaModelo, b: ModeloBateria): ResultadoMode
   }
 }
 
-/** The answer's `Resultado`: kWh whole, percentages with 1 decimal, euros with 2, payback with 1. */
-export interface Resultado {
-  Bateria: Bateria
-  CargaKwh: number
-  EntregadaKwh: number
-  ExcedenteDespuesKwh: number
-  ImportacionDespuesKwh: number
-  AutoconsumoAntesPct: number
-  AutoconsumoDespuesPct: number
-  AutarquiaAntesPct: number
-  AutarquiaDespuesPct: number
-  AhorroAnualEur: number
-  RetornoAnios: number | null
-  AhorroNeto10AniosEur: number
-}
-
 const r0 = (v: number) => Math.round(v)
 const r1 = (v: number) => Math.round(v * 10) / 10
 const r2 = (v: number) => Math.round(v * 100) / 100
 
-export function resultadoBateria(e: EntradaModelo, bateria: Bateria): Resultado {
+export function resultadoBateria(e: EntradaModelo, bateria: Battery): BatteryResult {
   const m = modeloBateria(e, { capacidadKwh: bateria.CapacidadUtilKwh, eficiencia: bateria.Eficiencia, llenadoMedio: bateria.LlenadoMedio, precioEur: bateria.PrecioEur })
   return {
     Bateria: bateria,
@@ -132,15 +106,15 @@ export function resultadoBateria(e: EntradaModelo, bateria: Bateria): Resultado 
  * Results for every battery, best first: the highest 10-year net saving (10 × saving − price),
  * ties by the shorter payback (a battery that never pays back last), then by id.
  */
-export function rankBaterias(e: EntradaModelo, baterias: readonly Bateria[]): Resultado[] {
-  const payback = (r: Resultado) => r.RetornoAnios ?? Number.POSITIVE_INFINITY
+export function rankBaterias(e: EntradaModelo, baterias: readonly Battery[]): BatteryResult[] {
+  const payback = (r: BatteryResult) => r.RetornoAnios ?? Number.POSITIVE_INFINITY
   return baterias
     .map((b) => resultadoBateria(e, b))
     .sort((a, b) => b.AhorroNeto10AniosEur - a.AhorroNeto10AniosEur || payback(a) - payback(b) || a.Bateria.Id - b.Bateria.Id)
 }
 
 /** A 10-year projection: saving per year, cumulative, and the balance after the price. */
-export function proyeccion10Anios(r: Resultado): { Anio: number; AhorroEur: number; AcumuladoEur: number; SaldoEur: number }[] {
+export function proyeccion10Anios(r: BatteryResult): { Anio: number; AhorroEur: number; AcumuladoEur: number; SaldoEur: number }[] {
   const out = []
   for (let anio = 1; anio <= 10; anio++) {
     const acumulado = r2(r.AhorroAnualEur * anio)
@@ -151,21 +125,10 @@ export function proyeccion10Anios(r: Resultado): { Anio: number; AhorroEur: numb
 
 // ── savings periods: average prices from the OMIE series ──────────────────────
 
-export interface FechasAhorro {
-  Id: number
-  Nombre: string
-  Desde: string
-  Hasta: string
-  /** Average 2.0TD index price with the default fee, €/kWh without taxes. */
-  PrecioImportacionMedioKwh: number
-  /** Production-weighted surplus compensation price, €/kWh without taxes. */
-  PrecioExcedenteMedioKwh: number
-}
-
 /** Id of the "last 12 months" period; calendar years use the year as their Id (2025, 2024…). */
 export const FECHAS_ULTIMOS_12_MESES = 1
 
-const fechasCache = new Map<string, FechasAhorro[]>()
+const fechasCache = new Map<string, SavingsPeriod[]>()
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6
 
 /**
@@ -175,7 +138,7 @@ const r6 = (v: number) => Math.round(v * 1e6) / 1e6
  * same; surplus: the surplus compensation price weighted by solar production. Both without
  * taxes.
  */
-export function fechasAhorro(today: string): FechasAhorro[] {
+export function fechasAhorro(today: string): SavingsPeriod[] {
   const cached = fechasCache.get(today)
   if (cached) return cached
   const periods: { Id: number; Nombre: string; Desde: string; Hasta: string }[] = []

@@ -3,6 +3,7 @@ import type { Tarifa } from '../lib/catalogos'
 import { PERIODOS, type PorPeriodo } from './contract-rules'
 import { IMPUESTO_ELECTRICO, IVA, feeDefecto, indexMedioCached, ultimos12Meses } from './energy-prices'
 import { ofertaPrecioFijo } from './precios'
+import type { ComparisonInput, ComparisonResult, Cost, Offer } from '../../../schemas/business/comparator'
 
 /**
  * The comparison stand-in (development only): a year of the client's consumption and powers
@@ -23,42 +24,10 @@ export function alquilerContadorMes(tarifaId: number): number {
   return ALQUILER_CONTADOR_MES[tarifaId] ?? 21.5
 }
 
-export interface EntradaComparativa {
-  Nombre: string | null
-  Cliente: string | null
-  TarifaId: number
-  PotenciasKw: PorPeriodo
-  ConsumoAnualKwh: PorPeriodo
-  PreciosActuales: { EnergiaKwh: PorPeriodo; PotenciaKwDia: PorPeriodo }
-}
-
-export interface Importe {
-  ImporteAnualEur: number
-  EnergiaEur: number
-  PotenciaEur: number
-  AlquilerContadorEur: number
-  ImpuestosEur: number
-}
-
-export interface Oferta extends Importe {
-  Codigo: 'fijo' | 'indexado'
-  Nombre: string
-  PreciosEnergiaKwh: PorPeriodo
-  PreciosPotenciaKwDia: PorPeriodo
-  AhorroAnualEur: number
-  AhorroPct: number
-}
-
-export interface ResultadoComparativa {
-  Actual: Importe
-  Ofertas: Oferta[]
-  Mejor: 'fijo' | 'indexado'
-}
-
 const r2 = (v: number) => Math.round(v * 100) / 100
 const r6 = (v: number) => Math.round(v * 1e6) / 1e6
 
-export function importeAnual(tarifa: Tarifa, potencias: PorPeriodo, consumo: PorPeriodo, energia: PorPeriodo, potencia: PorPeriodo): Importe {
+export function importeAnual(tarifa: Tarifa, potencias: PorPeriodo, consumo: PorPeriodo, energia: PorPeriodo, potencia: PorPeriodo): Cost {
   let energiaEur = 0
   let potenciaEur = 0
   PERIODOS.forEach((p, i) => {
@@ -87,12 +56,12 @@ export function preciosIndexados(tarifa: Tarifa, today: string, feeMwh = feeDefe
   return { P1: values[0] ?? null, P2: values[1] ?? null, P3: values[2] ?? null, P4: values[3] ?? null, P5: values[4] ?? null, P6: values[5] ?? null }
 }
 
-export function compararOfertas(entrada: EntradaComparativa, tarifa: Tarifa, marca: { dominio: string; nombre: string }, today: string): ResultadoComparativa {
+export function compararOfertas(entrada: ComparisonInput, tarifa: Tarifa, marca: { dominio: string; nombre: string }, today: string): ComparisonResult {
   const actual = importeAnual(tarifa, entrada.PotenciasKw, entrada.ConsumoAnualKwh, entrada.PreciosActuales.EnergiaKwh, entrada.PreciosActuales.PotenciaKwDia)
   const fijo = ofertaPrecioFijo(tarifa, marca.dominio, today)
   const fee = feeDefecto(tarifa.Id)
   const indexados = preciosIndexados(tarifa, today, fee)
-  const oferta = (codigo: 'fijo' | 'indexado', nombre: string, energia: PorPeriodo): Oferta => {
+  const oferta = (codigo: 'fijo' | 'indexado', nombre: string, energia: PorPeriodo): Offer => {
     const imp = importeAnual(tarifa, entrada.PotenciasKw, entrada.ConsumoAnualKwh, energia, fijo.PreciosPotencia)
     const ahorro = r2(actual.ImporteAnualEur - imp.ImporteAnualEur)
     return {
@@ -109,14 +78,14 @@ export function compararOfertas(entrada: EntradaComparativa, tarifa: Tarifa, mar
     oferta('fijo', `${marca.nombre} Precio Fijo ${tarifa.Codigo}`, fijo.PreciosEnergia),
     oferta('indexado', `${marca.nombre} Indexado ${tarifa.Codigo} (OMIE + ${String(fee).replace('.', ',')} €/MWh)`, indexados),
   ]
-  const [a, b] = ofertas as [Oferta, Oferta]
+  const [a, b] = ofertas as [Offer, Offer]
   return { Actual: actual, Ofertas: ofertas, Mejor: b.ImporteAnualEur < a.ImporteAnualEur ? 'indexado' : 'fijo' }
 }
 
 /** Stores a comparison for its user and brand; answers its id. */
 export function guardarComparativa(
   db: Database.Database,
-  row: { marcaId: number; usuarioId: number; entrada: EntradaComparativa; resultado: ResultadoComparativa; tarifa: Tarifa; fecha: string },
+  row: { marcaId: number; usuarioId: number; entrada: ComparisonInput; resultado: ComparisonResult; tarifa: Tarifa; fecha: string },
 ): number {
   const { entrada, resultado, tarifa } = row
   const mejor = resultado.Ofertas.find((o) => o.Codigo === resultado.Mejor)!

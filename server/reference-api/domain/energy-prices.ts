@@ -1,6 +1,7 @@
-import { PERIODOS, porPeriodo, type Periodo, type PorPeriodo } from './contract-rules'
+import { PERIODOS, porPeriodo, type Periodo } from './contract-rules'
 import { addDays, addYearsDay, eachDay, periodosDelDia } from './calendar'
 import { omieDay, slotMidHour, solarProfile } from './omie'
+import type { IndexPoint, Modalidad } from '../../../schemas/business/energy'
 
 /**
  * Prices derived from the OMIE series (domain notes): the closing-price index of the indexed
@@ -69,8 +70,6 @@ export function feeDefecto(tarifaId: number): number {
   return FEE_DEFECTO[tarifaId] ?? 4
 }
 
-export type Modalidad = 'sin_impuestos' | 'con_impuestos'
-
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6
 
 function coef(tarifaId: number): CoeficientesTarifa {
@@ -92,12 +91,6 @@ export function precioIndexadoKwh(omieMwh: number, feeMwh: number, tarifaId: num
 export function formulaIndex(modalidad: Modalidad): string {
   const base = 'Precio (€/kWh) = (OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p, con p el periodo de la hora según la tarifa; media diaria de todas las horas (o cuartos de hora) y media de las horas de cada periodo'
   return modalidad === 'con_impuestos' ? `${base}; con impuestos: × (1 + 5,11269632 % impuesto eléctrico) × (1 + 21 % IVA).` : `${base}; sin impuestos.`
-}
-
-export interface PuntoIndex {
-  Fecha: string
-  PrecioMedioKwh: number
-  PorPeriodo: PorPeriodo
 }
 
 /** Sums of a day's index prices: total and per period (slot counts alongside). */
@@ -126,7 +119,7 @@ function indexSums(day: string, tarifaId: number, feeMwh: number) {
  * each period's hours (`null` for periods the tariff lacks or that have no hour that day, such
  * as P1 and P2 of 2.0TD at weekends). 6 decimals.
  */
-export function indexDiario(desde: string, hasta: string, tarifaId: number, feeMwh: number, modalidad: Modalidad): PuntoIndex[] {
+export function indexDiario(desde: string, hasta: string, tarifaId: number, feeMwh: number, modalidad: Modalidad): IndexPoint[] {
   const k = modalidad === 'con_impuestos' ? FACTOR_IMPUESTOS : 1
   return eachDay(desde, hasta).map((day) => {
     const s = indexSums(day, tarifaId, feeMwh)

@@ -1,4 +1,5 @@
 import { ESTADOS_SUMINISTRANDO } from './contract-rules'
+import type { Penalty } from '../../../schemas/business/contracts'
 
 /**
  * Early-termination penalty (domain notes, contract life cycle): only during the first year
@@ -9,18 +10,6 @@ import { ESTADOS_SUMINISTRANDO } from './contract-rules'
 
 export const PENALIZACION_MAXIMA = 0.05
 const DAY_MS = 86_400_000
-
-export interface Penalizacion {
-  CodigoContrato: string
-  AplicaPenalizacion: boolean
-  Motivo: string
-  FechaActivacion: string | null
-  FechaFinPermanencia: string | null
-  DiasRestantes: number
-  EnergiaPendienteKwh: number
-  PrecioMedioKwh: number | null
-  ImporteMaximo: number
-}
 
 export interface DatosPenalizacion {
   codigo: string
@@ -45,7 +34,7 @@ const days = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:0
 const es = (isoDay: string) => `${isoDay.slice(8, 10)}/${isoDay.slice(5, 7)}/${isoDay.slice(0, 4)}`
 const round2 = (v: number) => Math.round(v * 100) / 100
 
-export function calcularPenalizacion(c: DatosPenalizacion, today: string): Penalizacion {
+export function calcularPenalizacion(c: DatosPenalizacion, today: string): Penalty {
   const answer = calcular(c, today)
   // The documented field order.
   return {
@@ -61,7 +50,7 @@ export function calcularPenalizacion(c: DatosPenalizacion, today: string): Penal
   }
 }
 
-function calcular(c: DatosPenalizacion, today: string): Penalizacion {
+function calcular(c: DatosPenalizacion, today: string): Penalty {
   const base = {
     CodigoContrato: c.codigo,
     FechaActivacion: c.fechaActivacion,

@@ -3,9 +3,10 @@ import { DISTRIBUIDORA_POR_PROVINCIA, MUNICIPIOS } from '../data/municipios'
 import { PROVINCIAS, tarifaById, type Tarifa } from '../lib/catalogos'
 import { Random, hashSeed } from '../lib/random'
 import { addDays, addMonths, dayMs, daysInMonth, esDiaNoLaborable, isoOf, madridToday, periodoEnergia } from './calendar'
-import { PERIODOS, porPeriodo, type PorPeriodo } from './contract-rules'
+import { PERIODOS, porPeriodo } from './contract-rules'
 import { distribuidoraDeCups, type Distribuidora } from './distribuidoras'
 import { validateCups } from './identifiers'
+import type { SipsInfo, SipsRaw, SipsReading } from '../../../schemas/business/sips'
 
 /**
  * SIPS, the national supply-point information system (domain notes), as the reference API
@@ -27,93 +28,10 @@ import { validateCups } from './identifiers'
  * holidays included) weighted by an hourly load profile (household or business).
  */
 
-export interface SipsInfo {
-  Cups: string
-  Distribuidora: Distribuidora
-  CodigoPostal: string
-  Municipio: string
-  ProvinciaCodigo: string
-  Provincia: string
-  Tarifa: { CodigoAtr: string; Codigo: string }
-  Tension: 'BT' | 'MT' | 'AT'
-  TensionV: number
-  PotenciaMaximaBieKw: number
-  PotenciaMaximaApmKw: number
-  PotenciasContratadasKw: PorPeriodo
-  FechaAltaSuministro: string
-  FechaUltimoMovimientoContrato: string
-  FechaUltimoCambioComercializador: string
-  FechaUltimaLectura: string
-  Telegestionado: boolean
-  Fases: 'monofasico' | 'trifasico'
-  PropiedadContador: 'distribuidora' | 'titular'
-  DiscriminacionHoraria: string
-  PerfilConsumo: 'Pa' | 'Pb' | 'Pc' | 'Pd'
-  CodigoAutoconsumo: string | null
-  Cnae: string
-  ViviendaHabitual: boolean
-  Impagos: boolean
-  DepositoGarantiaEur: number
-  Contratable: boolean
-  BonoSocial: boolean
-  ConsumoAnualKwh: PorPeriodo & { Total: number }
-}
-
-/** The raw record with the national system's field names (powers in W, energy in Wh). */
-export interface SipsRaw {
-  cups: string
-  codigoEmpresaDistribuidora: string
-  nombreEmpresaDistribuidora: string
-  codigoPostalPS: string
-  municipioPS: string
-  codigoProvinciaPS: string
-  nombreProvinciaPS: string
-  codigoTarifaATREnVigor: string
-  codigoTensionV: string
-  potenciaMaximaBIEW: number
-  potenciaMaximaAPMW: number
-  potenciasContratadasEnWP1: number | null
-  potenciasContratadasEnWP2: number | null
-  potenciasContratadasEnWP3: number | null
-  potenciasContratadasEnWP4: number | null
-  potenciasContratadasEnWP5: number | null
-  potenciasContratadasEnWP6: number | null
-  fechaAltaSuministro: string
-  fechaUltimoMovimientoContrato: string
-  fechaUltimoCambioComercializador: string
-  fechaUltimaLectura: string
-  valorDerechosAccesoW: number
-  codigoTelegestion: string
-  codigoFasesEquipoMedida: string
-  codigoPropiedadEquipoMedida: string
-  codigoDisponibilidadICP: string
-  codigoDHEquipoDeMedida: string
-  codigoPerfilConsumo: string
-  codigoAutoconsumo: string
-  CNAE: string
-  esViviendaHabitual: boolean
-  informacionImpagos: boolean
-  importeDepositoGarantiaEuros: number
-  tipoIdTitular: 'NIF' | 'CIF'
-  esContratable: boolean
-  aplicacionBonoSocial: boolean
-  consumoAnualWh: number
-}
-
-export interface SipsLectura {
-  FechaInicio: string
-  FechaFin: string
-  Tarifa: string
-  ActivaKwh: PorPeriodo
-  ReactivaKvarh: PorPeriodo
-  PotenciaDemandadaKw: PorPeriodo
-  TipoLectura: 'real' | 'estimada'
-}
-
 export interface SipsRecord {
   info: SipsInfo
   raw: SipsRaw
-  lecturas: SipsLectura[]
+  lecturas: SipsReading[]
 }
 
 /** How many monthly readings a record has. */
@@ -353,11 +271,11 @@ export function periodShares(tarifaId: number, household: boolean, ym: string): 
 
 // ── the record ───────────────────────────────────────────────────────────────
 
-function readings(b: Base, lastMonth: string, telegestionado: boolean): SipsLectura[] {
+function readings(b: Base, lastMonth: string, telegestionado: boolean): SipsReading[] {
   const season = b.household ? SEASON_HOME : SEASON_BUSINESS
   const r = new Random(hashSeed(`sips-reactiva:${b.base20}`))
   const tanPhi = b.household ? 0.08 + 0.07 * r.next() : 0.2 + 0.15 * r.next()
-  const out: SipsLectura[] = []
+  const out: SipsReading[] = []
   for (let k = SIPS_MESES - 1; k >= 0; k--) {
     const ym = addMonths(lastMonth, -k)
     const [y, m] = ym.split('-').map(Number) as [number, number]

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3'
 import { fail } from './http'
 import { keyedPage, type KeyedTables } from './keyed-page'
 import { foldText, openReader } from './sql-functions'
+import type { Paged } from '../../../schemas/business/paged'
 
 /**
  * Paged, sorted and filtered lists (spec §7): `pageIndex` (from 0), `pageSize` (default 10,
@@ -81,13 +82,6 @@ export interface PageRequest {
   sortColumn: string | undefined
   sortOrder: 'asc' | 'desc'
   filters: Filter[]
-}
-
-export interface Page<T> {
-  Items: T[]
-  TotalCount: number
-  PageIndex: number
-  PageSize: number
 }
 
 export const DEFAULT_PAGE_SIZE = 10
@@ -261,7 +255,7 @@ function compose(list: ListQuery, request: PageRequest): ComposedList {
 }
 
 /** One page of a list plus the total matching the filters. */
-export function pagedList<T>(db: Database.Database, list: ListQuery, request: PageRequest): Page<T> {
+export function pagedList<T>(db: Database.Database, list: ListQuery, request: PageRequest): Paged<T> {
   const composed = compose(list, request)
   if (list.keyed && request.pageSize !== -1) {
     const { items, total } = keyedPage<T>(db, list.select, list.keyed, composed, { offset: request.pageIndex * request.pageSize, limit: request.pageSize })

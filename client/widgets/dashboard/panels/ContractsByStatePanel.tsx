@@ -8,13 +8,7 @@ import { baseOptions, themeColor } from '../../shared/charts'
 import { formatNumber } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
-
-interface StateCount {
-  Estado: string
-  Nombre: string
-  Color: string
-  Cantidad: number
-}
+import type { StateCount } from '../../../../schemas/business/contracts'
 
 // "12,5 %" in Spanish, "12.5%" in English.
 const percent = (n: number, total: number) => `${total > 0 ? formatNumber((n / total) * 100, 1) : '0'}${getLanguage() === 'en' ? '%' : ' %'}`

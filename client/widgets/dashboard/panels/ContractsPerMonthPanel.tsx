@@ -8,11 +8,7 @@ import { baseOptions, seriesColors } from '../../shared/charts'
 import { formatNumber, intlLocale } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
-
-interface MonthCount {
-  Mes: string
-  Cantidad: number
-}
+import type { MonthCount } from '../../../../schemas/business/contracts'
 
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 

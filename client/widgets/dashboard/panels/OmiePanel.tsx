@@ -8,15 +8,7 @@ import { baseOptions, seriesColors } from '../../shared/charts'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
-
-/** `GET /api/energia/historico-cierre/omie` (spec §7 Energy). */
-export interface OmieAnswer {
-  Desde?: string
-  Hasta?: string
-  Resolucion?: string
-  Puntos: { Fecha: string; PrecioMwh: number }[]
-  Resumen: { MediaMwh: number; MinimoMwh: number; MaximoMwh: number }
-}
+import type { OmieSeries } from '../../../../schemas/business/energy'
 
 // The panel's own title (an acronym, the same in every language); the message is the endpoint catalogue's for each call.
 const meta = { errorArea: 'OMIE' }
@@ -39,7 +31,7 @@ export function OmiePanel() {
   const day = latest.data?.Fecha
   const prices = useQuery({
     queryKey: ['dashboard', 'omie', day],
-    queryFn: () => api.get<OmieAnswer>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
+    queryFn: () => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
     enabled: !!day,
     meta,
   })

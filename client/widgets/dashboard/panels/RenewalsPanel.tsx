@@ -8,22 +8,7 @@ import { formatValue } from '../../../ui/format'
 import { EmptyState } from '../../../ui/states'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
-
-interface Renewal {
-  Id: number
-  CodigoContrato: string
-  Titular: string
-  FechaRenovacion: string
-  SubestadoId: number
-  SubestadoCodigo: string
-  Subestado: string
-  Tarifa?: string
-}
-
-interface Paged<T> {
-  Items: T[]
-  TotalCount: number
-}
+import type { RenewalPage } from '../../../../schemas/business/renewals'
 
 /** The open sub-states: próxima renovación, oferta enviada, oferta aceptada. */
 export const RENEWALS_PARAMS = {
@@ -41,7 +26,7 @@ export function RenewalsPanel() {
   const pathOf = useScreenPath()
   const query = useQuery({
     queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
-    queryFn: () => api.get<Paged<Renewal>>('/api/renovaciones', { params: RENEWALS_PARAMS }),
+    queryFn: () => api.get<RenewalPage>('/api/renovaciones', { params: RENEWALS_PARAMS }),
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })

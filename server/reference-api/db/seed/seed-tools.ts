@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3'
-import { compararOfertas, guardarComparativa, type EntradaComparativa } from '../../domain/comparator'
+import { compararOfertas, guardarComparativa } from '../../domain/comparator'
 import { porPeriodo } from '../../domain/contract-rules'
 import { tarifaById } from '../../lib/catalogos'
 import type { Random } from '../../lib/random'
+import type { ComparisonInput } from '../../../../schemas/business/comparator'
 
 /**
  * The battery catalogue (5–15 kWh usable, installed prices with VAT) and, for the demo admin in
@@ -22,7 +23,7 @@ const BATERIAS = [
 const p = (...values: (number | null)[]) => porPeriodo(values)
 
 /** Demo comparisons: name, client, tariff, powers, consumption by period, current prices; days ago. */
-const COMPARATIVAS: readonly (readonly [EntradaComparativa, number])[] = [
+const COMPARATIVAS: readonly (readonly [ComparisonInput, number])[] = [
   [
     {
       Nombre: 'Vivienda familia Ruiz',

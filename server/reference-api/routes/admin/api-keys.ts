@@ -6,23 +6,10 @@ import { fail } from '../../lib/http'
 import { isoInstant } from '../../lib/instants'
 import { bodyId, objectBody, optionalBoolean, optionalQueryId, optionalText } from './input'
 import { audit, bool, isoNow, requireIds } from './shared'
+import type { ApiKey } from '../../../../schemas/business/access'
 
 /** Keys an API user may hold at once (active or not). */
 export const MAX_KEYS_PER_API_USER = 10
-
-export interface ApiKeyDto {
-  ApiKey: string
-  Mascara: string
-  Descripcion: string
-  ApiUsuarioId: number
-  ApiUsuario: string
-  Activa: boolean
-  Caducada: boolean
-  FechaCreacion: string
-  CreadaPor: string | null
-  UltimoUso: string | null
-  FechaExpiracion: string | null
-}
 
 interface KeyRow {
   public_id: string
@@ -40,7 +27,7 @@ const KEY_SELECT = `SELECT k.public_id, k.descripcion, k.api_usuario_id, u.nombr
     c.email AS creada_por, k.ultimo_uso, k.fecha_expiracion
   FROM api_keys k JOIN api_usuarios u ON u.id = k.api_usuario_id LEFT JOIN usuarios c ON c.id = k.creada_por`
 
-function toDto(row: KeyRow, nowMs: number): ApiKeyDto {
+function toDto(row: KeyRow, nowMs: number): ApiKey {
   return {
     ApiKey: row.public_id,
     Mascara: keyHint(row.public_id),
@@ -57,7 +44,7 @@ function toDto(row: KeyRow, nowMs: number): ApiKeyDto {
 }
 
 /** Every key (or those of one API user), newest first; never the secret. */
-export function listKeys(db: Database.Database, nowMs: number, apiUserId?: number): ApiKeyDto[] {
+export function listKeys(db: Database.Database, nowMs: number, apiUserId?: number): ApiKey[] {
   const rows = (
     apiUserId === undefined
       ? db.prepare(`${KEY_SELECT} ORDER BY k.fecha_creacion DESC, k.id DESC`).all()
@@ -66,7 +53,7 @@ export function listKeys(db: Database.Database, nowMs: number, apiUserId?: numbe
   return rows.map((r) => toDto(r, nowMs))
 }
 
-function keyByPublicId(db: Database.Database, publicId: string, nowMs: number): ApiKeyDto {
+function keyByPublicId(db: Database.Database, publicId: string, nowMs: number): ApiKey {
   const row = db.prepare(`${KEY_SELECT} WHERE k.public_id = ?`).get(publicId) as KeyRow | undefined
   if (!row) fail(404, `La clave de API ${publicId} no existe.`)
   return toDto(row, nowMs)

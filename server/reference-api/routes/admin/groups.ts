@@ -3,30 +3,23 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { bodyId, objectBody, optionalText, requiredText } from './input'
-import { assertGestorRemains, audit, requireIds, type PermisoRef } from './shared'
+import { assertGestorRemains, audit, requireIds } from './shared'
+import type { Group, PermissionRef } from '../../../../schemas/business/access'
 
-export interface GroupDto {
-  Id: number
-  Nombre: string
-  Descripcion: string
-  NumUsuarios: number
-  Permisos: PermisoRef[]
-}
-
-export function listGroups(db: Database.Database, onlyId?: number): GroupDto[] {
+export function listGroups(db: Database.Database, onlyId?: number): Group[] {
   const groups = db
     .prepare(
       `SELECT g.id AS Id, g.nombre AS Nombre, g.descripcion AS Descripcion,
          (SELECT COUNT(*) FROM usuario_grupos ug WHERE ug.grupo_id = g.id) AS NumUsuarios
        FROM grupos g WHERE (? IS NULL OR g.id = ?) ORDER BY g.nombre COLLATE NOCASE`,
     )
-    .all(onlyId ?? null, onlyId ?? null) as Omit<GroupDto, 'Permisos'>[]
+    .all(onlyId ?? null, onlyId ?? null) as Omit<Group, 'Permisos'>[]
   const permisos = db
     .prepare(
       `SELECT gp.grupo_id AS GrupoId, p.id AS Id, p.nombre AS Nombre, p.nombre_normalizado AS NombreNormalizado
        FROM grupo_permisos gp JOIN permisos p ON p.id = gp.permiso_id ORDER BY p.nombre_normalizado`,
     )
-    .all() as (PermisoRef & { GrupoId: number })[]
+    .all() as (PermissionRef & { GrupoId: number })[]
   return groups.map((g) => ({
     ...g,
     Permisos: permisos.filter((p) => p.GrupoId === g.Id).map(({ Id, Nombre, NombreNormalizado }) => ({ Id, Nombre, NombreNormalizado })),

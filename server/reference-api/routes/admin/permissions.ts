@@ -3,8 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { idList, objectBody, optionalText, queryId, requiredText } from './input'
-import { assertGestorRemains, audit, normalizePermissionName, permisosOfUser, requireIds, type PermisoRef } from './shared'
+import { assertGestorRemains, audit, normalizePermissionName, permisosOfUser, requireIds } from './shared'
 import { effectivePermisos } from './users'
+import type { Permission } from '../../../../schemas/business/access'
 
 export function listPermissions(db: Database.Database) {
   return db
@@ -19,7 +20,7 @@ export function listPermissions(db: Database.Database) {
                        WHERE ug.usuario_id = u.id AND gp.permiso_id = p.id)) AS NumUsuariosEfectivos
        FROM permisos p ORDER BY p.nombre COLLATE NOCASE`,
     )
-    .all() as (PermisoRef & { Descripcion: string; NumUsuarios: number; NumGrupos: number; NumApiUsuarios: number; NumUsuariosEfectivos: number })[]
+    .all() as Permission[]
 }
 
 function permissionOf(db: Database.Database, id: number) {

@@ -4,6 +4,7 @@ import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { isoInstant } from '../../lib/instants'
 import { objectBody, optionalQueryId, queryId } from './input'
+import type { Preference } from '../../../../schemas/business/access'
 
 /** Keys such as `tabla:contratos-listado:columnas`, `filtros:contratos-listado:pendientes`, `dashboard:layouts`. */
 export const PREFERENCE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.:\-/]{0,199}$/
@@ -18,15 +19,7 @@ interface PreferenceRow {
   fecha_modificacion: string
 }
 
-export interface PreferenceDto {
-  Id: number
-  Clave: string
-  Valor: unknown
-  FechaCreacion: string
-  FechaModificacion: string
-}
-
-function toDto(row: PreferenceRow): PreferenceDto {
+function toDto(row: PreferenceRow): Preference {
   return { Id: row.id, Clave: row.clave, Valor: JSON.parse(row.valor), FechaCreacion: row.fecha_creacion, FechaModificacion: row.fecha_modificacion }
 }
 
@@ -38,7 +31,7 @@ function ownUser(request: FastifyRequest): number {
   return callerId
 }
 
-export function listPreferences(db: Database.Database, userId: number, prefix?: string): PreferenceDto[] {
+export function listPreferences(db: Database.Database, userId: number, prefix?: string): Preference[] {
   const rows = prefix
     ? (db
         .prepare("SELECT * FROM preferencias WHERE usuario_id = ? AND substr(clave, 1, length(?)) = ? ORDER BY clave")
@@ -48,7 +41,7 @@ export function listPreferences(db: Database.Database, userId: number, prefix?: 
 }
 
 /** Stores (or replaces) the value of a key for the user. */
-export function upsertPreference(db: Database.Database, userId: number, clave: string, valor: unknown, at: string): PreferenceDto {
+export function upsertPreference(db: Database.Database, userId: number, clave: string, valor: unknown, at: string): Preference {
   const json = JSON.stringify(valor)
   db.prepare(
     `INSERT INTO preferencias (usuario_id, clave, valor, fecha_creacion, fecha_modificacion) VALUES (?, ?, ?, ?, ?)

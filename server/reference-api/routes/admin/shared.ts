@@ -3,15 +3,10 @@ import type { FastifyRequest } from 'fastify'
 import { fail } from '../../lib/http'
 import { isoInstant } from '../../lib/instants'
 import { listText } from './input'
+import type { PermissionRef } from '../../../../schemas/business/access'
 
 /** The permission that opens every administration call (spec §6). */
 export const GESTOR = 'GESTORACCESS'
-
-export interface PermisoRef {
-  Id: number
-  Nombre: string
-  NombreNormalizado: string
-}
 
 /** Tables whose rows the administration calls name by id, with how a missing one is told. */
 const ENTITIES = {
@@ -43,22 +38,22 @@ export function normalizePermissionName(nombre: string): string {
     .replace(/[^A-Z0-9]/g, '')
 }
 
-export function permisosOfUser(db: Database.Database, userId: number): PermisoRef[] {
+export function permisosOfUser(db: Database.Database, userId: number): PermissionRef[] {
   return db
     .prepare(
       `SELECT p.id AS Id, p.nombre AS Nombre, p.nombre_normalizado AS NombreNormalizado
        FROM permisos p JOIN usuario_permisos up ON up.permiso_id = p.id WHERE up.usuario_id = ? ORDER BY p.nombre_normalizado`,
     )
-    .all(userId) as PermisoRef[]
+    .all(userId) as PermissionRef[]
 }
 
-export function permisosOfApiUser(db: Database.Database, apiUserId: number): PermisoRef[] {
+export function permisosOfApiUser(db: Database.Database, apiUserId: number): PermissionRef[] {
   return db
     .prepare(
       `SELECT p.id AS Id, p.nombre AS Nombre, p.nombre_normalizado AS NombreNormalizado
        FROM permisos p JOIN api_usuario_permisos ap ON ap.permiso_id = p.id WHERE ap.api_usuario_id = ? ORDER BY p.nombre_normalizado`,
     )
-    .all(apiUserId) as PermisoRef[]
+    .all(apiUserId) as PermissionRef[]
 }
 
 /** Active users holding GESTORACCESS directly or through a group. */

@@ -19,7 +19,8 @@ import {
   queryId,
   requiredText,
 } from './input'
-import { assertGestorRemains, audit, bool, permisosOfUser, requireIds, today, type PermisoRef } from './shared'
+import { assertGestorRemains, audit, bool, permisosOfUser, requireIds, today } from './shared'
+import type { GroupRef, PermissionRef } from '../../../../schemas/business/access'
 
 const GRUPOS_SQL = `(SELECT group_concat(g.nombre, ', ' ORDER BY g.nombre COLLATE NOCASE) FROM grupos g
   JOIN usuario_grupos ug ON ug.grupo_id = g.id WHERE ug.usuario_id = u.id)`
@@ -52,18 +53,13 @@ interface UserListRow {
   [key: string]: unknown
 }
 
-export interface GrupoRef {
-  Id: number
-  Nombre: string
-}
-
-export function groupsOfUser(db: Database.Database, userId: number): GrupoRef[] {
+export function groupsOfUser(db: Database.Database, userId: number): GroupRef[] {
   return db
     .prepare('SELECT g.id AS Id, g.nombre AS Nombre FROM grupos g JOIN usuario_grupos ug ON ug.grupo_id = g.id WHERE ug.usuario_id = ? ORDER BY g.nombre COLLATE NOCASE')
-    .all(userId) as GrupoRef[]
+    .all(userId) as GroupRef[]
 }
 
-export function effectivePermisos(db: Database.Database, userId: number): (PermisoRef & { Directo: boolean; Grupos: string[] })[] {
+export function effectivePermisos(db: Database.Database, userId: number): (PermissionRef & { Directo: boolean; Grupos: string[] })[] {
   const rows = db
     .prepare(
       `SELECT p.id AS Id, p.nombre AS Nombre, p.nombre_normalizado AS NombreNormalizado,

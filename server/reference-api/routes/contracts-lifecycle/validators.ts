@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { distribuidoraDeCups, type Distribuidora } from '../../domain/distribuidoras'
+import { distribuidoraDeCups } from '../../domain/distribuidoras'
 import { validateCups, validateIban, validateNif, type Verdict } from '../../domain/identifiers'
 import { fail } from '../../lib/http'
+import type { CupsCheck, IdentifierCheck } from '../../../../schemas/business/utility'
 
 export const MAX_IDENTIFIER_LENGTH = 64
 
@@ -18,18 +19,11 @@ export function identifierParam(query: unknown, name: string): string {
   return value
 }
 
-export interface ValidatorAnswer {
-  Valido: boolean
-  Normalizado: string
-  Tipo: string | null
-  Motivo: string | null
-}
-
-export function validatorAnswer(v: Verdict): ValidatorAnswer {
+export function validatorAnswer(v: Verdict): IdentifierCheck {
   return { Valido: v.valid, Normalizado: v.normalized, Tipo: v.kind ?? null, Motivo: v.valid ? null : (v.reason ?? 'No es válido.') }
 }
 
-export function cupsAnswer(v: Verdict): ValidatorAnswer & { Distribuidora: Distribuidora | null; Aviso: string | null } {
+export function cupsAnswer(v: Verdict): CupsCheck {
   const distribuidora = distribuidoraDeCups(v.normalized)
   const unknown = v.valid && !distribuidora
   return {

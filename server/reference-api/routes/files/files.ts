@@ -7,7 +7,8 @@ import { contentDisposition, type StoredTemp } from '../../lib/documents'
 import { fail } from '../../lib/http'
 import { drain, multipartFailure } from '../../lib/multipart'
 import { bodyObject, positiveInt } from '../business/shared'
-import { carpetaParam, fileNameKeys, fileRows, folderSubtree, idList, requireAll, requireFolder, type Archivo } from './shared'
+import { carpetaParam, fileNameKeys, fileRows, folderSubtree, idList, requireAll, requireFolder } from './shared'
+import type { FileItem } from '../../../../schemas/business/files'
 
 const MB = MAX_UPLOAD_BYTES / (1024 * 1024)
 
@@ -218,6 +219,6 @@ export async function fileRoutes(app: FastifyInstance, opts: ApiContext) {
       }
     })()
     const byId = new Map(fileRows(db, marcaId, archivos).map((f) => [f.Id, f]))
-    return archivos.map((id) => byId.get(id)!) satisfies Archivo[]
+    return archivos.map((id) => byId.get(id)!) satisfies FileItem[]
   })
 }

@@ -4,9 +4,10 @@ import { isoTimestamp } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { bodyObject, positiveInt } from '../business/shared'
-import { FOLDER_SELECT, byName, carpetaParam, filesIn, foldersIn, requireFolder, type Carpeta } from './shared'
+import { FOLDER_SELECT, byName, carpetaParam, filesIn, foldersIn, requireFolder } from './shared'
+import type { Folder } from '../../../../schemas/business/files'
 
-type CarpetaNodo = Carpeta & { Hijas: CarpetaNodo[] }
+type CarpetaNodo = Folder & { Hijas: CarpetaNodo[] }
 
 /** Folders: create, tree, one folder's content, rename (README: Archivos). */
 export async function folderRoutes(app: FastifyInstance, opts: ApiContext) {
@@ -38,7 +39,7 @@ export async function folderRoutes(app: FastifyInstance, opts: ApiContext) {
   })
 
   app.get('/api/folders', async (request) => {
-    const rows = db.prepare(`${FOLDER_SELECT} WHERE c.marca_id = ?`).all(request.marca.id) as Carpeta[]
+    const rows = db.prepare(`${FOLDER_SELECT} WHERE c.marca_id = ?`).all(request.marca.id) as Folder[]
     const nodes = new Map<number, CarpetaNodo>(rows.map((r) => [r.Id, { ...r, Hijas: [] }]))
     const roots: CarpetaNodo[] = []
     for (const node of nodes.values()) {

@@ -1,28 +1,9 @@
 import type Database from 'better-sqlite3'
 import { fail } from '../../lib/http'
 import { positiveInt } from '../business/shared'
+import type { FileItem, Folder } from '../../../../schemas/business/files'
 
 /** Shapes and lookups of the file area (README: Archivos). Every query is limited to one brand. */
-
-export interface Carpeta {
-  Id: number
-  Nombre: string
-  CarpetaPadreId: number | null
-  NumArchivos: number
-  NumCarpetas: number
-  Fecha: string
-}
-
-export interface Archivo {
-  Id: number
-  Nombre: string
-  Extension: string
-  TipoMime: string
-  Tamano: number | null
-  CarpetaId: number | null
-  Fecha: string
-  Usuario: string
-}
 
 export const FOLDER_SELECT = `
   SELECT c.id AS Id, c.nombre AS Nombre, c.padre_id AS CarpetaPadreId,
@@ -58,31 +39,31 @@ export function carpetaParam(value: unknown, name: string): number | null {
   return positiveInt(value, name)
 }
 
-export function folderRow(db: Database.Database, marcaId: number, id: number): Carpeta | undefined {
-  return db.prepare(`${FOLDER_SELECT} WHERE c.id = ? AND c.marca_id = ?`).get(id, marcaId) as Carpeta | undefined
+export function folderRow(db: Database.Database, marcaId: number, id: number): Folder | undefined {
+  return db.prepare(`${FOLDER_SELECT} WHERE c.id = ? AND c.marca_id = ?`).get(id, marcaId) as Folder | undefined
 }
 
 /** A folder of the brand, or 404. */
-export function requireFolder(db: Database.Database, marcaId: number, id: number): Carpeta {
+export function requireFolder(db: Database.Database, marcaId: number, id: number): Folder {
   const row = folderRow(db, marcaId, id)
   if (!row) fail(404, `La carpeta ${id} no existe.`)
   return row
 }
 
-export function fileRows(db: Database.Database, marcaId: number, ids: readonly number[]): Archivo[] {
+export function fileRows(db: Database.Database, marcaId: number, ids: readonly number[]): FileItem[] {
   if (ids.length === 0) return []
-  return db.prepare(`${FILE_SELECT} WHERE a.marca_id = ? AND a.id IN (${ids.map(() => '?').join(', ')})`).all(marcaId, ...ids) as Archivo[]
+  return db.prepare(`${FILE_SELECT} WHERE a.marca_id = ? AND a.id IN (${ids.map(() => '?').join(', ')})`).all(marcaId, ...ids) as FileItem[]
 }
 
 /** The files of a folder (null = root), by name. */
-export function filesIn(db: Database.Database, marcaId: number, carpetaId: number | null): Archivo[] {
-  const rows = db.prepare(`${FILE_SELECT} WHERE a.marca_id = ? AND coalesce(a.carpeta_id, 0) = ?`).all(marcaId, carpetaId ?? 0) as Archivo[]
+export function filesIn(db: Database.Database, marcaId: number, carpetaId: number | null): FileItem[] {
+  const rows = db.prepare(`${FILE_SELECT} WHERE a.marca_id = ? AND coalesce(a.carpeta_id, 0) = ?`).all(marcaId, carpetaId ?? 0) as FileItem[]
   return rows.sort(byName)
 }
 
 /** The subfolders of a folder (null = root), by name. */
-export function foldersIn(db: Database.Database, marcaId: number, carpetaId: number | null): Carpeta[] {
-  const rows = db.prepare(`${FOLDER_SELECT} WHERE c.marca_id = ? AND coalesce(c.padre_id, 0) = ?`).all(marcaId, carpetaId ?? 0) as Carpeta[]
+export function foldersIn(db: Database.Database, marcaId: number, carpetaId: number | null): Folder[] {
+  const rows = db.prepare(`${FOLDER_SELECT} WHERE c.marca_id = ? AND coalesce(c.padre_id, 0) = ?`).all(marcaId, carpetaId ?? 0) as Folder[]
   return rows.sort(byName)
 }
 

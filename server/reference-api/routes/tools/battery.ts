@@ -9,10 +9,7 @@ import {
   proyeccion10Anios,
   rankBaterias,
   resultadoBateria,
-  type Bateria,
   type EntradaModelo,
-  type FechasAhorro,
-  type Resultado,
 } from '../../domain/battery'
 import { validateNif } from '../../domain/identifiers'
 import { isoTimestamp } from '../../lib/catalogos'
@@ -21,6 +18,7 @@ import { fail } from '../../lib/http'
 import { BrandPdf, brandIdentity, euros, fechaEs, numeroEs, sendPdf } from '../../lib/pdf'
 import { bodyObject } from '../business/shared'
 import { booleanField, numberField, objectField, requiredNumber, textField, toNumber } from './shared'
+import type { Battery, BatteryResult, SavingsPeriod } from '../../../../schemas/business/battery'
 
 /** Largest consumption or production accepted (kWh a year): a large self-consumption plant. */
 const MAX_KWH = 10_000_000
@@ -31,20 +29,20 @@ const MAX_RESULTADO = 200_000
 
 export interface Calculo {
   entrada: EntradaModelo
-  fechas: FechasAhorro | null
+  fechas: SavingsPeriod | null
   /** Which prices were taken from the savings period. */
   preciosDelPeriodo: ('PrecioImportacionKwh' | 'PrecioExcedenteKwh')[]
   bateriaIds: number[] | null
 }
 
-function baterias(db: Database.Database): Bateria[] {
+function baterias(db: Database.Database): Battery[] {
   return db
     .prepare(
       `SELECT id AS Id, modelo AS Modelo, fabricante AS Fabricante, capacidad_util_kwh AS CapacidadUtilKwh, eficiencia AS Eficiencia,
          llenado_medio AS LlenadoMedio, precio_eur AS PrecioEur, garantia_anios AS GarantiaAnios
        FROM baterias WHERE activa = 1 ORDER BY capacidad_util_kwh, id`,
     )
-    .all() as Bateria[]
+    .all() as Battery[]
 }
 
 function idList(value: unknown, name: string): number[] | null {
@@ -74,7 +72,7 @@ export function parseCalculo(value: unknown, today: string, prefix = ''): Calcul
   if (autoconsumo > produccion) fail(400, `${f('AutoconsumoDirectoKwh')}: el autoconsumo directo (${numeroEs(autoconsumo, 0)} kWh) no puede superar la producción fotovoltaica (${numeroEs(produccion, 0)} kWh).`)
   if (autoconsumo > consumo) fail(400, `${f('AutoconsumoDirectoKwh')}: el autoconsumo directo (${numeroEs(autoconsumo, 0)} kWh) no puede superar el consumo anual (${numeroEs(consumo, 0)} kWh).`)
   const conImpuestos = booleanField(body.PreciosConImpuestos, f('PreciosConImpuestos'))
-  let fechas: FechasAhorro | null = null
+  let fechas: SavingsPeriod | null = null
   if (body.FechasAhorroId !== undefined && body.FechasAhorroId !== null && body.FechasAhorroId !== '') {
     const id = toNumber(body.FechasAhorroId)
     if (!Number.isSafeInteger(id) || id < 1) fail(400, `${f('FechasAhorroId')}: debe ser un id de GET /api/bateria/FechasAhorro.`)
@@ -120,7 +118,7 @@ function entradaAnswer(c: Calculo) {
   }
 }
 
-function selectBaterias(all: Bateria[], ids: number[] | null, name: string): Bateria[] {
+function selectBaterias(all: Battery[], ids: number[] | null, name: string): Battery[] {
   if (!ids) return all
   const byId = new Map(all.map((b) => [b.Id, b]))
   const unknown = ids.filter((id) => !byId.has(id))
@@ -130,8 +128,8 @@ function selectBaterias(all: Bateria[], ids: number[] | null, name: string): Bat
 
 interface DocumentoBody {
   calculo: Calculo
-  bateria: Bateria
-  resultado: Resultado
+  bateria: Battery
+  resultado: BatteryResult
   cliente: { Nombre: string; Nif: string | null; Email: string | null; Direccion: string | null; Telefono: string | null }
 }
 
@@ -179,7 +177,7 @@ function datosDePartida(pdf: BrandPdf, d: DocumentoBody) {
   ])
 }
 
-function datosBateria(pdf: BrandPdf, b: Bateria) {
+function datosBateria(pdf: BrandPdf, b: Battery) {
   pdf.section('Batería').keyValues([
     ['Fabricante', b.Fabricante],
     ['Modelo', b.Modelo],

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { madridToday } from '../../domain/calendar'
-import { compararOfertas, guardarComparativa, type EntradaComparativa } from '../../domain/comparator'
+import { compararOfertas, guardarComparativa } from '../../domain/comparator'
 import { PERIODOS } from '../../domain/contract-rules'
 import { isoTimestamp, sqlTarifaCodigo, tarifaById } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
@@ -9,6 +9,7 @@ import { pagedList, parsePageRequest, type ColumnMap } from '../../lib/paging'
 import { bodyObject, positiveInt } from '../business/shared'
 import { tarifaParam } from '../contracts-lifecycle/supply'
 import { booleanField, objectField, periodsField, textField } from './shared'
+import type { ComparisonInput } from '../../../../schemas/business/comparator'
 
 /** Largest contracted power (kW) and annual consumption per period (kWh) accepted. */
 const MAX_KW = 100_000
@@ -30,7 +31,7 @@ export const COMPARATIVA_COLUMNS: ColumnMap = {
 }
 
 /** The comparison's body: every problem a 400 naming the field. */
-export function parseComparativa(value: unknown): { entrada: EntradaComparativa; guardar: boolean } {
+export function parseComparativa(value: unknown): { entrada: ComparisonInput; guardar: boolean } {
   const body = bodyObject(value)
   const nombre = textField(body.Nombre, 'Nombre', 100)
   const cliente = textField(body.Cliente, 'Cliente', 150)

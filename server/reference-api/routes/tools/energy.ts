@@ -8,8 +8,6 @@ import {
   feeDefecto,
   formulaIndex,
   indexDiario,
-  type Modalidad,
-  type PuntoIndex,
 } from '../../domain/energy-prices'
 import { OMIE_DESDE, omieDay, slotTimestamp, slotsPerDay, ultimaFechaOmie } from '../../domain/omie'
 import type { Tarifa } from '../../lib/catalogos'
@@ -19,6 +17,7 @@ import { fechaEs } from '../../lib/pdf'
 import { XLSX_FORMATS, XLSX_TOOL_FORMATS, sendXlsxBook, type XlsxColumn } from '../../lib/xlsx'
 import { tarifaParam } from '../contracts-lifecycle/supply'
 import { dayParam, queryValue, toNumber } from './shared'
+import type { IndexPoint, Modalidad } from '../../../../schemas/business/energy'
 
 /** Longest range of a price call: 4 years (1 461 days). */
 export const MAX_DIAS_RANGO = 4 * 365 + 1
@@ -168,10 +167,10 @@ export async function energyRoutes(app: FastifyInstance, ctx: ApiContext) {
     if (serie === 'index') {
       const a = indexAnswer(request.query, now)
       const periods = (['P1', 'P2', 'P3', 'P4', 'P5', 'P6'] as const).slice(0, a.TarifaId === 1 ? 3 : 6)
-      const columns: XlsxColumn<PuntoIndex>[] = [
+      const columns: XlsxColumn<IndexPoint>[] = [
         { header: 'Fecha', value: 'Fecha', format: XLSX_FORMATS.date, width: 13 },
         { header: `Precio medio ${a.Tarifa} (€/kWh)`, value: 'PrecioMedioKwh', format: XLSX_TOOL_FORMATS.eurKwh, width: 22 },
-        ...periods.map((p): XlsxColumn<PuntoIndex> => ({ header: `${p} (€/kWh)`, value: (r) => r.PorPeriodo[p], format: XLSX_TOOL_FORMATS.eurKwh, width: 16 })),
+        ...periods.map((p): XlsxColumn<IndexPoint> => ({ header: `${p} (€/kWh)`, value: (r) => r.PorPeriodo[p], format: XLSX_TOOL_FORMATS.eurKwh, width: 16 })),
       ]
       return sendXlsxBook(reply, `precios-index-${a.Desde}-${a.Hasta}.xlsx`, [
         { name: 'Index', columns, rows: a.Puntos },

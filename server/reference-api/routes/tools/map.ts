@@ -2,15 +2,7 @@ import type Database from 'better-sqlite3'
 import { ESTADOS_EN_SUMINISTRO, PROVINCIAS } from '../../lib/catalogos'
 import { fail } from '../../lib/http'
 import { scopeConditions, type Scope } from '../../lib/visibility'
-
-export interface SituacionProvincia {
-  ProvinciaId: number
-  Provincia: string
-  Contratos: number
-  ContratosActivos: number
-  PuntosSuministro: number
-  ConsumoAnualKwh: number
-}
+import type { ProvinceRow } from '../../../../schemas/business/map'
 
 /**
  * `GET /api/contract/situacion-contratos?agrupar=provincia`: the caller's contracts (same
@@ -19,7 +11,7 @@ export interface SituacionProvincia {
  * `modificacion_en_curso`), distinct supply points with a contract, and the estimated annual
  * consumption of the supplying contracts.
  */
-export function situacionPorProvincia(db: Database.Database, scope: Scope, agrupar: unknown): SituacionProvincia[] {
+export function situacionPorProvincia(db: Database.Database, scope: Scope, agrupar: unknown): ProvinceRow[] {
   if (agrupar !== 'provincia') fail(400, `El parámetro agrupar solo admite «provincia» (${Array.isArray(agrupar) ? agrupar.join(', ') : String(agrupar)}).`)
   const { where, params } = scopeConditions(scope)
   const supplying = ESTADOS_EN_SUMINISTRO.map((e) => `'${e}'`).join(', ')

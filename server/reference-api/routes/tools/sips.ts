@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { PERIODOS } from '../../domain/contract-rules'
 import { validateCups } from '../../domain/identifiers'
-import { sipsRecord, type SipsInfo, type SipsLectura, type SipsRecord } from '../../domain/sips'
+import { sipsRecord, type SipsRecord } from '../../domain/sips'
 import { madridToday } from '../../domain/calendar'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
@@ -9,17 +9,10 @@ import { fechaEs } from '../../lib/pdf'
 import { XLSX_FORMATS, XLSX_TOOL_FORMATS, sendXlsxBook, type XlsxColumn } from '../../lib/xlsx'
 import { bodyObject } from '../business/shared'
 import { identifierParam } from '../contracts-lifecycle/validators'
+import type { SipsInfo, SipsListItem, SipsReading } from '../../../../schemas/business/sips'
 
 /** At most this many CUPS per list call. */
 export const SIPS_LISTA_MAX = 200
-
-export interface SipsListItem {
-  Cups: string
-  Normalizado: string
-  Estado: 'ok' | 'invalido' | 'sin_datos'
-  Motivo: string | null
-  Info: SipsInfo | null
-}
 
 const sinDatos = (cups: string) => `No hay datos del SIPS para el CUPS ${cups}: la distribuidora ${cups.slice(2, 6)} no es conocida.`
 
@@ -104,8 +97,8 @@ function infoRows(info: SipsInfo): [string, unknown, string?][] {
   return rows
 }
 
-function readingColumns(): XlsxColumn<SipsLectura>[] {
-  const cols: XlsxColumn<SipsLectura>[] = [
+function readingColumns(): XlsxColumn<SipsReading>[] {
+  const cols: XlsxColumn<SipsReading>[] = [
     { header: 'Fecha inicio', value: 'FechaInicio', format: XLSX_FORMATS.date, width: 13 },
     { header: 'Fecha fin', value: 'FechaFin', format: XLSX_FORMATS.date, width: 13 },
     { header: 'Tarifa', value: 'Tarifa', width: 9 },
