@@ -12,7 +12,7 @@ const es = (t: Text) => (typeof t === 'string' ? t : t.es)
 /** A diff of a whole screen is for reading: past this many lines it says how many more. */
 const MAX_CHANGES = 60
 
-/** The table nodes of a screen by id, with their JSON paths. */
+/** The table nodes of a screen by id. */
 export function tablesOf(screen: ScreenFile): Map<string, TableNode> {
   const tables = new Map<string, TableNode>()
   walkScreen(screen.root, (n) => {
@@ -31,25 +31,24 @@ export function describeScreenChanges(before: ScreenFile | null, after: ScreenFi
   if (!before) return [{ path: '', type: 'added', text: `Pantalla nueva «${es(after!.title)}».` }]
   if (!after) return [{ path: '', type: 'removed', text: `La pantalla «${es(before.title)}» deja de existir.` }]
   const out: ScreenChange[] = []
-  const columnPaths = new Set<string>()
+  // Each table's columns, by JSON path: described as columns, and left out of the generic diff.
+  const columnPaths = new Map<string, string>()
+  collectColumnPaths(before.root, '/root', columnPaths)
+  collectColumnPaths(after.root, '/root', columnPaths)
   const was = tablesOf(before)
   for (const [tableId, table] of tablesOf(after)) {
     const old = was.get(tableId)
     if (!old) continue
-    columnChanges(tableId, old, table, out)
+    columnChanges(tableId, old, table, [...columnPaths].find(([, id]) => id === tableId)?.[0] ?? '/root', out)
   }
-  // Columns are described above; their paths are left out of the generic diff.
-  collectColumnPaths(before.root, '/root', columnPaths)
-  collectColumnPaths(after.root, '/root', columnPaths)
-  jsonChanges(before, after, '', columnPaths, out)
+  jsonChanges(before, after, '', new Set(columnPaths.keys()), out)
   if (out.length > MAX_CHANGES) return [...out.slice(0, MAX_CHANGES), { path: '', type: 'changed', text: `Y ${out.length - MAX_CHANGES} cambios más.` }]
   return out
 }
 
-function columnChanges(tableId: string, old: TableNode, table: TableNode, out: ScreenChange[]) {
+function columnChanges(tableId: string, old: TableNode, table: TableNode, at: string, out: ScreenChange[]) {
   const oldBy = new Map(old.columns.map((c) => [c.field, c]))
   const newBy = new Map(table.columns.map((c) => [c.field, c]))
-  const at = `#${tableId}/columns`
   for (const c of old.columns) {
     if (!newBy.has(c.field)) out.push({ path: at, type: 'hidden', text: `Tabla «${tableId}»: la columna «${es(c.header)}» queda oculta.` })
   }
@@ -65,11 +64,12 @@ function columnChanges(tableId: string, old: TableNode, table: TableNode, out: S
   }
 }
 
-function collectColumnPaths(value: unknown, at: string, out: Set<string>) {
+/** The JSON path of every table's columns, with the table's id. */
+function collectColumnPaths(value: unknown, at: string, out: Map<string, string>) {
   if (!value || typeof value !== 'object') return
   if (Array.isArray(value)) return value.forEach((v, i) => collectColumnPaths(v, `${at}/${i}`, out))
   const o = value as Record<string, unknown>
-  if (o.type === 'table' && Array.isArray(o.columns)) out.add(`${at}/columns`)
+  if (o.type === 'table' && Array.isArray(o.columns)) out.set(`${at}/columns`, String(o.id))
   for (const [k, v] of Object.entries(o)) collectColumnPaths(v, `${at}/${k}`, out)
 }
 

@@ -355,6 +355,8 @@ describe('stored screens across a schema change', () => {
       table.columns = table.columns.filter((c: { field: string }) => c.field !== 'Nif')
       const saved = await call('put', `/bff/admin/screens/${ID}`, admin, { screen: edited }).expect(200)
       await call('post', `/bff/admin/screens/${ID}/publish`, admin, { version: saved.body.version }).expect(200)
+      const diff = (await call('get', `/bff/admin/screens/${ID}/diff?from=0&to=${saved.body.version}`, admin).expect(200)).body
+      expect(diff.changes).toEqual([{ path: '/root/children/0/columns', type: 'hidden', text: 'Tabla «contratos»: la columna «NIF/CIF» queda oculta.' }])
 
       const file = path.join(dir, 'contratos', `${ID}.json`)
       const shipped = JSON.parse(fs.readFileSync(file, 'utf8'))
