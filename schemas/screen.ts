@@ -533,26 +533,3 @@ export const ScreenTarget = Type.Object(
   { additionalProperties: false },
 )
 export type ScreenTarget = Type.Static<typeof ScreenTarget>
-
-/**
- * A stored tweak of a shipped table screen, made in the menu manager: per table, the columns
- * in order with their visibility and header. Fields not listed keep their shipped place after
- * the listed ones.
- */
-export const ScreenOverlay = Type.Object(
-  {
-    tables: Type.Record(
-      Type.String(),
-      Type.Object(
-        {
-          columns: Type.Array(
-            Type.Object({ field: Type.String({ minLength: 1 }), hidden: Type.Optional(Type.Boolean()), header: Type.Optional(Text) }, { additionalProperties: false }),
-          ),
-        },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false },
-)
-export type ScreenOverlay = Type.Static<typeof ScreenOverlay>

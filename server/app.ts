@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie'
 import underPressure from '@fastify/under-pressure'
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify'
+import path from 'node:path'
 import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
 import { brandRoutes } from './brand/brand-routes'
@@ -32,10 +33,12 @@ import { BffMetrics, metricsPlugin } from './plugins/metrics'
 import { newRequestId, requestIdPlugin } from './plugins/request-id'
 import { canonicalUrl, requestTargetPlugin } from './plugins/request-target'
 import { securityHeadersPlugin } from './plugins/security-headers'
-import { loadScreens } from './screens/screen-loader'
+import { checkScreen, loadScreens, SCREEN_MIGRATIONS, upgradeScreen, type ScreenMigration } from './screens/screen-loader'
 import { adminScreenRoutes } from './screens/admin-screen-routes'
+import { screenPreviewRoutes } from './screens/screen-preview-routes'
 import { screenRoutes } from './screens/screen-routes'
 import { ScreenService } from './screens/screen-service'
+import { ScreenStore } from './screens/screen-store'
 import { apiProxy } from './proxy/api-proxy'
 import { CallChecker } from './catalogue/call-check'
 import { loadCatalogue } from './catalogue/catalogue-loader'
@@ -48,6 +51,7 @@ import { authRoutes } from './session/auth-routes'
 import { CachedSessionStore } from './session/session-cache'
 import { SessionGate } from './session/session-gate'
 import type { SessionStore } from './session/session-store'
+import { SCREEN_SCHEMA_VERSION } from '../schemas/screen'
 import { openStores } from './stores'
 import { clientAssets, readBuildId } from './web/client-assets'
 
@@ -66,7 +70,13 @@ export interface AppDeps {
   tracing?: Tracing
   /** Replaces the shipped screens folder (tests adding a screen). */
   screensDir?: string
+  /** Replaces the screen format's migrations and current version for stored screens (tests of a schema change). */
+  screenSchema?: { migrations: Record<number, ScreenMigration>; version: number }
+  /** Distinct users whose browser fails to render a published version before everyone falls back (3). */
+  screenFailureThreshold?: number
 }
+
+const SCREEN_FAILURE_THRESHOLD = 3
 
 const BODY_LIMIT = 1024 * 1024
 
@@ -78,7 +88,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const catalogue = loadCatalogue({ extraFiles: config.catalogueFiles })
   const shippedScreens = loadScreens(deps.screensDir ?? SHIPPED_SCREENS_DIR, catalogue)
   // One source per screen: its file declares its routes and menu place (manifest-data.ts).
-  const { routes, menu: defaultMenu } = deriveManifest(shippedScreens, loadMenuFrame(), new Set(brands.all.map((b) => b.key)))
+  const menuFrame = loadMenuFrame()
+  const brandKeys = new Set(brands.all.map((b) => b.key))
+  const { routes, menu: defaultMenu } = deriveManifest(shippedScreens, menuFrame, brandKeys)
   const buildId = config.buildId ?? readBuildId(config.clientDist)
 
   // One destination for the main logger and the request-completed lines.
@@ -123,7 +135,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const auth = new AuthService(upstream, sessions, deps.now)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
   const menus = new MenuService(menuStore, defaultMenu)
-  const screens = new ScreenService(menuStore, shippedScreens)
+  const screenSchema = deps.screenSchema ?? { migrations: SCREEN_MIGRATIONS, version: SCREEN_SCHEMA_VERSION }
+  const screensDocs = path.join(deps.screensDir ?? SHIPPED_SCREENS_DIR, 'docs')
+  const screens = new ScreenService({
+    shipped: shippedScreens,
+    store: new ScreenStore(menuStore),
+    shippedView: { routes, menu: defaultMenu },
+    frame: menuFrame,
+    brands: brandKeys,
+    // A studio screen passes every check a shipped one does, catalogued calls included.
+    check: (raw, where, routesOf) => checkScreen(raw, where, { routesOf, catalogue, docsDir: screensDocs, migrations: screenSchema.migrations, schemaVersion: screenSchema.version }),
+    upgrade: (raw, where) => upgradeScreen(raw, where, screenSchema.migrations, screenSchema.version),
+    failureThreshold: deps.screenFailureThreshold ?? SCREEN_FAILURE_THRESHOLD,
+    log: app.log,
+    now: deps.now,
+  })
   const throttle = new SignInThrottle(attempts, config.signInThrottle)
   // Same limits as sign-in, counted apart (every request counts there).
   const recoveryThrottle = new RecoveryThrottle(attempts, config.signInThrottle)
@@ -172,6 +198,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(manifestRoutes, {
     gate,
     menus,
+    screens,
     shippedMenu: defaultMenu,
     routes,
     production: config.production,
@@ -181,7 +208,6 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(screenRoutes, {
     gate,
     screens,
-    routes,
     menus,
     production: config.production,
     comparadorUrl: config.comparadorUrl,
@@ -195,7 +221,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     upstream,
     comparadorUrl: config.comparadorUrl,
   })
-  await app.register(adminScreenRoutes, { gate, screens, store: menuStore, routes })
+  await app.register(adminScreenRoutes, { gate, screens, routes })
+  await app.register(screenPreviewRoutes, { gate, screens, menus, upstream, production: config.production, comparadorUrl: config.comparadorUrl })
   await app.register(catalogueRoutes, { gate, catalogue })
   await app.register(apiProxy, { upstream, gate, checker: new CallChecker(catalogue), bodyLimit: config.apiBodyLimitBytes })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })

@@ -14,40 +14,55 @@ export interface ScreenAudience {
   groups?: number[]
 }
 
+/** Who sees which version: one version for everyone (null: nobody), and one staged first for some brands or groups. */
+export interface ScreenRelease {
+  everyone: number | null
+  staged: ({ version: number } & Required<ScreenAudience>) | null
+}
+
+/** `draft`: the latest version is not what everyone sees; `staged`: a version is out to some; `fallback`: a failing version was set aside. */
+export type ScreenStatus = 'draft' | 'published' | 'staged' | 'fallback' | 'withdrawn'
+
+export interface ScreenFallback {
+  version: number | null
+  at: number
+  reason: string | null
+}
+
 export interface StudioScreenSummary {
   id: string
   title: Text
   path: string | null
-  /** `draft` (never published), `published`, `withdrawn`, `fallback` (a failing version was set aside). */
-  status: string
   version: number
-  publishedVersion: number | null
-  audience: ScreenAudience | null
+  status: ScreenStatus
+  audience: ScreenRelease
   shipped: boolean
+  fallback: ScreenFallback | null
+}
+
+export interface StudioChange {
+  path: string
+  type: string
+  text: string
 }
 
 export interface StudioScreenState {
   id: string
   screen: ScreenFile
   version: number
-  audience: ScreenAudience | null
-  status: string
-  publishedVersion?: number | null
-  shipped?: boolean
-}
-
-export interface StudioHistoryEntry {
-  version: number
-  kind: string
+  audience: ScreenRelease
+  status: ScreenStatus
+  shipped: boolean
   author: Author | null
-  createdAt: number | null
-  audience?: ScreenAudience | null
-  note?: string | null
+  updatedAt: number | null
+  fallback: ScreenFallback | null
+  /** What a release changed in the shipped file underneath this edit. */
+  underneath: StudioChange[]
 }
 
-export interface StudioChange {
-  path?: string
-  text: string
+export interface StudioHistory {
+  versions: { version: number; author: Author | null; createdAt: number | null; kind: 'edit' | 'shipped'; changes: StudioChange[] }[]
+  releases: { step: number; action: 'publish' | 'rollback' | 'fallback'; version: number | null; audience: Required<ScreenAudience> | null; after: ScreenRelease; reason: string | null; author: Author | null; at: number }[]
 }
 
 export interface CatalogueCall {
@@ -74,13 +89,13 @@ const at = (id: string) => `/bff/admin/screens/${encodeURIComponent(id)}`
 export const screenAdmin = {
   list: () => api.get<StudioScreenSummary[]>('/bff/admin/screens'),
   state: (id: string) => api.get<StudioScreenState>(at(id)),
-  create: (screen: unknown) => api.post<StudioScreenState>('/bff/admin/screens', { screen }),
-  save: (id: string, screen: unknown, expectedVersion?: number) => api.put<StudioScreenState>(at(id), { screen, ...(expectedVersion === undefined ? {} : { expectedVersion }) }),
+  create: (screen: unknown) => api.post<{ id: string; version: number }>('/bff/admin/screens', { screen }),
+  save: (id: string, screen: unknown, expectedVersion?: number) => api.put<{ id: string; version: number; changes: StudioChange[] }>(at(id), { screen, ...(expectedVersion === undefined ? {} : { expectedVersion }) }),
   publish: (id: string, version?: number, audience?: ScreenAudience) =>
-    api.post<StudioScreenState>(`${at(id)}/publish`, { ...(version === undefined ? {} : { version }), ...(audience ? { audience } : {}) }),
-  history: (id: string) => api.get<StudioHistoryEntry[]>(`${at(id)}/history`),
-  diff: (id: string, from: number, to: number) => api.get<{ changes: StudioChange[] }>(`${at(id)}/diff`, { params: { from, to } }),
-  rollback: (id: string, version?: number) => api.post<StudioScreenState>(`${at(id)}/rollback`, version === undefined ? {} : { version }),
+    api.post<{ id: string; audience: ScreenRelease }>(`${at(id)}/publish`, { ...(version === undefined ? {} : { version }), ...(audience ? { audience } : {}) }),
+  history: (id: string) => api.get<StudioHistory>(`${at(id)}/history`),
+  diff: (id: string, from: number, to: number) => api.get<{ from: number; to: number; changes: StudioChange[] }>(`${at(id)}/diff`, { params: { from, to } }),
+  rollback: (id: string, version?: number) => api.post<{ id: string; audience: ScreenRelease }>(`${at(id)}/rollback`, version === undefined ? {} : { version }),
   preview: (screen: unknown, userId: number | null) => api.post<PreviewAnswer>('/bff/admin/screens/preview', { screen, ...(userId === null ? {} : { userId }) }),
   catalogue: () => api.get<CatalogueCall[]>('/bff/admin/catalogue'),
 }

@@ -1,7 +1,8 @@
 import { Component, type ReactNode } from 'react'
 import { useLocation } from 'react-router-dom'
 import { ErrorView } from '../ui/ErrorView'
-import { isStaleChunkError, reloadTo } from './build-check'
+import { isStaleChunkError } from '../api/render-errors'
+import { reloadTo } from './build-check'
 
 /** Unhandled application errors are shown on the error page (spec §8); a stale build reloads once. */
 export function AppErrorBoundary({ children }: { children: ReactNode }) {

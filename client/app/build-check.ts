@@ -36,9 +36,3 @@ export function reloadTo(path: string, now = Date.now()): boolean {
   window.location.assign(path)
   return true
 }
-
-/** A failed dynamic import means this page's chunks were replaced by a newer build. */
-export function isStaleChunkError(err: unknown): boolean {
-  const message = String((err as Error)?.message ?? err)
-  return /dynamically imported module|Importing a module script failed|error loading dynamically imported/i.test(message)
-}

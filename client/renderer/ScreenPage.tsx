@@ -4,7 +4,8 @@ import { Skeleton } from 'primereact/skeleton'
 import { useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
 import type { ScreenFile } from '../../schemas/screen'
-import { api, ApiError } from '../api/client'
+import { ApiError } from '../api/client'
+import { fetchScreen } from '../api/render-errors'
 import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ErrorView, NotFoundPage } from '../ui/ErrorView'
@@ -12,6 +13,7 @@ import { ErrorState, LoadingBlock } from '../ui/states'
 import { RenderContext } from './context'
 import type { WidgetRegistry } from './node-renderer'
 import { preloadScreenCode } from './registry'
+import { RenderErrorReporter } from './RenderErrorReporter'
 import { ScreenRenderer } from './ScreenRenderer'
 
 const NO_WIDGETS: WidgetRegistry = {}
@@ -21,7 +23,7 @@ export function useScreen(id: string, widgets: WidgetRegistry = NO_WIDGETS) {
   return useQuery({
     queryKey: ['screen', id],
     queryFn: async () => {
-      const screen = await api.get<ScreenFile>(`/bff/screens/${id}`)
+      const screen = await fetchScreen<ScreenFile>(id)
       // A chunk that fails to load fails again on render, where the error boundary deals with it.
       await preloadScreenCode(screen.root, widgets).catch(() => undefined)
       return screen
@@ -63,7 +65,9 @@ export function ScreenPage({ route, widgets = NO_WIDGETS }: { route: RouteDef; w
     <RenderContext value={{ screenId: screen.data.id, params, query, user }}>
       <div className="screen" data-screen={screen.data.id}>
         {screen.data.root.type !== 'page' && <h1 className="screen-title">{l(screen.data.title)}</h1>}
-        <ScreenRenderer node={screen.data.root} widgets={widgets} />
+        <RenderErrorReporter screenId={screen.data.id} screen={screen.data}>
+          <ScreenRenderer node={screen.data.root} widgets={widgets} />
+        </RenderErrorReporter>
       </div>
     </RenderContext>
   )

@@ -4,17 +4,25 @@ import type { MenuDefinition } from '../../schemas/menu'
 import type { SessionUser } from '../../schemas/session-user'
 import { publicBrand } from '../brand/brand-registry'
 import type { SessionGate } from '../session/session-gate'
+import { viewerOf, type Viewer } from '../screens/screen-release'
 import { resolveMenu } from './menu-filter'
 import { routeView } from './route-visibility'
 
 /** Where the menu for a brand comes from (the shipped default, or the menu manager's versions). */
 export interface MenuSource {
-  menuFor(brandKey: string): Promise<MenuDefinition>
+  /** The brand's menu: the admin's edits on `base` (default: the menu the shipped screens give). */
+  menuFor(brandKey: string, base?: MenuDefinition): Promise<MenuDefinition>
+}
+
+/** The routes and default menu of the screens one signed-in user sees (published studio versions included). */
+export interface ScreenViews {
+  viewFor(viewer: Viewer): Promise<{ routes: RouteDef[]; menu: MenuDefinition }>
 }
 
 export interface ManifestOptions {
   gate: SessionGate
   menus: MenuSource
+  screens: ScreenViews
   /** The menu shipped with the code: decides the routes of a signed-out manifest, which needs no store. */
   shippedMenu: MenuDefinition
   routes: RouteDef[]
@@ -41,14 +49,15 @@ export async function manifestRoutes(app: FastifyInstance, opts: ManifestOptions
     const brand = request.brand
     const user = session ? manifestUser(session.user) : undefined
     // Signed out, the shipped menu decides: the sign-in page must work while the menu store is down.
-    const menu = session ? await opts.menus.menuFor(brand.key) : opts.shippedMenu
+    const screens = session ? await opts.screens.viewFor(viewerOf(brand.key, session.user)) : { routes: opts.routes, menu: opts.shippedMenu }
+    const menu = session ? await opts.menus.menuFor(brand.key, screens.menu) : opts.shippedMenu
     const audience = { brand: brand.key, permissions: new Set(user?.permissions ?? []), production: opts.production, comparadorUrl: opts.comparadorUrl }
     const manifest: Manifest = {
       brand: publicBrand(brand),
       authenticated: session !== null,
       menu: [],
       // Only the routes this brand and environment have: the client router knows no other, so a hidden path is its 404.
-      routes: routeView(menu, opts.routes, audience).routes,
+      routes: routeView(menu, screens.routes, audience).routes,
       buildId: opts.buildId(),
       environment: opts.production ? 'production' : 'development',
     }

@@ -38,8 +38,10 @@ export class MenuService implements MenuSource {
     })
   }
 
-  async menuFor(brand: string): Promise<MenuDefinition> {
-    return (await this.state(brand)).menu
+  async menuFor(brand: string, base?: MenuDefinition): Promise<MenuDefinition> {
+    const state = await this.state(brand)
+    // Another base (screens published from the studio add entries): the same edits on it.
+    return base && base !== this.shipped ? applyOverlay(base, state.overlay) : state.menu
   }
 
   async state(brand: string): Promise<MenuState> {

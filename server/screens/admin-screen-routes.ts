@@ -1,137 +1,135 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
-import { RollbackBody, SaveScreenBody, ScreenParams } from '../../schemas/admin'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { CreateScreenBody, PublishScreenBody, RollbackScreenBody, SaveScreenBody, ScreenDiffQuery, ScreenParams, ScreenVersionQuery } from '../../schemas/admin'
 import type { RouteDef } from '../../schemas/manifest'
-import type { ScreenOverlay } from '../../schemas/screen'
-import { sendError } from '../lib/errors'
-import { VersionConflictError, type MenuStore } from '../manifest/menu-store'
+import type { Text } from '../../schemas/screen'
+import { HttpError, sendError } from '../lib/errors'
 import { authorOf, requirePermission } from '../session/require-permission'
 import type { SessionGate } from '../session/session-gate'
-import { describeScreenChanges } from './screen-changes'
-import { ScreenOverlayError, tablesOf, validateScreenOverlay } from './screen-overlay'
-import { screenDoc, type ScreenService } from './screen-service'
+import { tablesOf } from './screen-changes'
+import { ScreenConflictError, type ScreenService } from './screen-service'
 
 export interface AdminScreenOptions {
   gate: SessionGate
   screens: ScreenService
-  store: MenuStore
+  /** The shipped route table: a screen's path in the list. */
   routes: RouteDef[]
 }
 
 /**
- * Screen tweaks from the menu manager (GESTORACCESS): the table screens with their columns,
- * the stored overlay of one, saving a new version (validated, optimistic concurrency), history
- * and rollback. The store is the menu store: same versions, same audit trail.
+ * The screen studio's server contract (GESTORACCESS): every screen, shipped or made here, its
+ * versions (drafts nobody sees until published), staged publication to a brand or user group
+ * then everyone, history, diff and rollback. The menu manager's column editing is an edit here:
+ * an overlay version of the shipped screen.
  */
 export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenOptions) {
   // Every route of this plugin, checked before its body is read (see requirePermission).
   app.addHook('onRequest', requirePermission(opts.gate, 'GESTORACCESS'))
   const pathOf = new Map<string, string>()
   for (const r of opts.routes) if (!pathOf.has(r.screen)) pathOf.set(r.screen, r.path)
+  const { screens } = opts
 
-  const shippedOr404 = (id: string, reply: FastifyReply) => {
-    const screen = opts.screens.shipped.get(id)
-    if (!screen) sendError(reply, 404, `No existe la pantalla «${id}».`)
-    return screen
+  /** Runs a studio operation; its refusals (400, 404, 409) are answered with their Spanish message. */
+  const answer = async <T>(reply: FastifyReply, work: () => Promise<T>) => {
+    try {
+      return await work()
+    } catch (err) {
+      if (err instanceof ScreenConflictError) {
+        return reply.code(409).header('cache-control', 'no-store').send({ statusCode: 409, error: 'Conflict', message: err.message, current: err.current, changes: err.changes })
+      }
+      if (err instanceof HttpError) return sendError(reply, err.statusCode, err.message)
+      throw err
+    }
+  }
+  const notFound = (reply: FastifyReply, id: string) => sendError(reply, 404, `No existe la pantalla «${id}».`)
+  const noStore = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    reply.header('cache-control', 'no-store')
+    done()
   }
 
-  app.get('/bff/admin/screens', async (_request, reply) => {
-    reply.header('cache-control', 'no-store')
+  app.get('/bff/admin/screens', { onRequest: noStore }, async () => {
     const out = []
-    for (const [id, screen] of opts.screens.shipped) {
-      const tables = [...tablesOf(screen).values()]
-      if (tables.length === 0) continue
-      const state = await opts.screens.state(id)
-      out.push({ id, title: screen.title, path: pathOf.get(id) ?? null, version: state?.version ?? 0, tables: tables.map((t) => t.id) })
+    for (const id of await screens.ids()) {
+      const state = await screens.state(id)
+      if (!state?.screen) continue
+      const title: Text = state.screen.title
+      out.push({
+        id,
+        title,
+        path: state.screen.routes?.[0]?.path ?? pathOf.get(id) ?? null,
+        version: state.version,
+        status: state.status,
+        audience: state.audience,
+        shipped: state.shipped,
+        fallback: state.fallback,
+        tables: [...tablesOf(state.screen).keys()],
+      })
     }
     return out.sort((a, b) => (a.path ?? a.id).localeCompare(b.path ?? b.id))
   })
 
-  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id', { schema: { params: ScreenParams } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store')
-    const screen = shippedOr404(request.params.id, reply)
-    if (!screen) return
-    const state = (await opts.screens.state(screen.id))!
-    return {
-      id: screen.id,
-      title: screen.title,
-      path: pathOf.get(screen.id) ?? null,
-      version: state.version,
-      author: state.author,
-      updatedAt: state.updatedAt,
-      overlay: state.overlay,
-      // The shipped columns, so the editor can show what each tweak changes.
-      tables: [...tablesOf(screen).values()].map((t) => ({ id: t.id, columns: t.columns.map((c) => ({ field: c.field, header: c.header })) })),
-    }
-  })
-
-  app.put<{ Params: ScreenParams; Body: SaveScreenBody }>(
+  app.get<{ Params: ScreenParams; Querystring: ScreenVersionQuery }>(
     '/bff/admin/screens/:id',
-    { schema: { params: ScreenParams, body: SaveScreenBody } },
+    { schema: { params: ScreenParams, querystring: ScreenVersionQuery }, onRequest: noStore },
     async (request, reply) => {
-      const screen = shippedOr404(request.params.id, reply)
-      if (!screen) return
-      try {
-        validateScreenOverlay(screen, request.body.overlay)
-      } catch (err) {
-        if (err instanceof ScreenOverlayError) return sendError(reply, 400, err.message)
-        throw err
-      }
-      const before = await opts.screens.overlayAt(screen.id, request.body.version)
-      try {
-        const state = await opts.screens.save(screen.id, request.body.version, request.body.overlay, authorOf(request))
-        request.log.info({ event: 'screen_saved', screen: screen.id, version: state.version }, 'screen overlay saved')
-        return { ...state, changes: describeScreenChanges(screen, before, state.overlay) }
-      } catch (err) {
-        if (err instanceof VersionConflictError) return conflict(reply, screen.id, request.body.version)
-        throw err
-      }
+      const state = await screens.state(request.params.id, request.query.version)
+      if (!state) return notFound(reply, request.params.id)
+      if (!state.screen) return sendError(reply, 404, `No existe la versión ${request.query.version} de la pantalla «${request.params.id}».`)
+      return state
     },
   )
 
-  async function conflict(reply: FastifyReply, id: string, from: number) {
-    const screen = opts.screens.shipped.get(id)!
-    const current = (await opts.screens.state(id))!
-    const base = await opts.screens.overlayAt(id, from)
-    return reply.code(409).send({
-      statusCode: 409,
-      error: 'Conflict',
-      message: `La pantalla ha cambiado mientras la editabas: ${current.author?.name ?? 'otra persona'} guardó la versión ${current.version}. Revisa sus cambios antes de guardar los tuyos.`,
-      current,
-      changes: describeScreenChanges(screen, base, current.overlay),
-    })
-  }
+  app.post<{ Body: CreateScreenBody }>('/bff/admin/screens', { schema: { body: CreateScreenBody } }, async (request, reply) =>
+    answer(reply, async () => {
+      const created = await screens.create(request.body.screen, authorOf(request))
+      request.log.info({ event: 'screen_created', screen: created.id, version: created.version }, 'screen draft created')
+      return reply.code(201).send({ ...created, status: 'draft' })
+    }),
+  )
 
-  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id/history', { schema: { params: ScreenParams } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store')
-    const screen = shippedOr404(request.params.id, reply)
-    if (!screen) return
-    const versions = await opts.store.history<ScreenOverlay>(screenDoc(screen.id))
-    const out = []
-    for (const v of versions) {
-      const before = await opts.screens.overlayAt(screen.id, v.version - 1)
-      out.push({ version: v.version, author: v.author, createdAt: v.createdAt, kind: v.kind, restoredFrom: v.restoredFrom, changes: describeScreenChanges(screen, before, v.body) })
-    }
-    out.push({ version: 0, author: null, createdAt: null, kind: 'shipped', restoredFrom: null, changes: [] })
-    return out
+  app.put<{ Params: ScreenParams; Body: SaveScreenBody }>('/bff/admin/screens/:id', { schema: { params: ScreenParams, body: SaveScreenBody } }, async (request, reply) =>
+    answer(reply, async () => {
+      const saved = await screens.save(request.params.id, request.body.screen, request.body.expectedVersion, authorOf(request))
+      request.log.info({ event: 'screen_saved', screen: request.params.id, version: saved.version }, 'screen draft saved')
+      return { id: request.params.id, status: 'draft', ...saved }
+    }),
+  )
+
+  app.post<{ Params: ScreenParams; Body: PublishScreenBody }>(
+    '/bff/admin/screens/:id/publish',
+    { schema: { params: ScreenParams, body: PublishScreenBody } },
+    async (request, reply) =>
+      answer(reply, async () => {
+        const { version, audience } = request.body ?? {}
+        const release = await screens.publish(request.params.id, version, audience ? { brands: audience.brands ?? [], groups: audience.groups ?? [] } : null, authorOf(request))
+        request.log.info({ event: 'screen_published', screen: request.params.id, release }, 'screen version published')
+        return { id: request.params.id, audience: release }
+      }),
+  )
+
+  app.post<{ Params: ScreenParams; Body: RollbackScreenBody }>(
+    '/bff/admin/screens/:id/rollback',
+    { schema: { params: ScreenParams, body: RollbackScreenBody } },
+    async (request, reply) =>
+      answer(reply, async () => {
+        const release = await screens.rollback(request.params.id, request.body?.version, authorOf(request))
+        request.log.info({ event: 'screen_rolled_back', screen: request.params.id, release }, 'screen publication rolled back')
+        return { id: request.params.id, audience: release }
+      }),
+  )
+
+  app.get<{ Params: ScreenParams }>('/bff/admin/screens/:id/history', { schema: { params: ScreenParams }, onRequest: noStore }, async (request, reply) => {
+    if (!(await screens.exists(request.params.id))) return notFound(reply, request.params.id)
+    return screens.history(request.params.id)
   })
 
-  app.post<{ Params: ScreenParams; Body: RollbackBody }>(
-    '/bff/admin/screens/:id/rollback',
-    { schema: { params: ScreenParams, body: RollbackBody } },
+  app.get<{ Params: ScreenParams; Querystring: ScreenDiffQuery }>(
+    '/bff/admin/screens/:id/diff',
+    { schema: { params: ScreenParams, querystring: ScreenDiffQuery }, onRequest: noStore },
     async (request, reply) => {
-      const screen = shippedOr404(request.params.id, reply)
-      if (!screen) return
-      const target = await opts.screens.overlayAt(screen.id, request.body.version)
-      if (!target) return sendError(reply, 404, `No existe la versión ${request.body.version} de la pantalla.`)
-      const before = await opts.screens.overlayAt(screen.id, request.body.expectedVersion)
-      try {
-        const state = await opts.screens.save(screen.id, request.body.expectedVersion, target, authorOf(request), 'rollback', request.body.version)
-        request.log.info({ event: 'screen_rolled_back', screen: screen.id, version: state.version, restoredFrom: request.body.version }, 'screen overlay rolled back')
-        return { ...state, changes: describeScreenChanges(screen, before, state.overlay) }
-      } catch (err) {
-        if (err instanceof VersionConflictError) return conflict(reply, screen.id, request.body.expectedVersion)
-        throw err
-      }
+      const { from, to } = request.query
+      const changes = await screens.diff(request.params.id, from, to)
+      if (!changes) return sendError(reply, 404, `No existen las versiones ${from} y ${to} de la pantalla «${request.params.id}».`)
+      return { from, to, changes }
     },
   )
 }

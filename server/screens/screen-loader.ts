@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import Type from 'typebox'
 import { Compile } from 'typebox/compile'
+import { Locale } from 'typebox/system'
 import type { CallIndex } from '../../schemas/catalogue/match'
 import { ScreenRoute } from '../../schemas/manifest'
 import { PUBLIC_PAGES } from '../../schemas/public-pages'
@@ -85,7 +86,8 @@ function firstErrors(validator: Validator, value: unknown, base: string): string
   const max = Math.max(...errors.map((e) => depth(e.instancePath)))
   const deepest = errors.filter((e) => depth(e.instancePath) === max && e.message !== 'schema is false')
   const chosen = deepest.length ? deepest : errors
-  return [...new Set(chosen.map((e) => `${base}${e.instancePath}: ${e.message}`))].slice(0, 3).join('; ')
+  // In Spanish, as every message of the portal (shipped files at start, the studio's saves).
+  return [...new Set(chosen.map((e) => `${base}${e.instancePath}: ${Locale.es_ES(e as never)}`))].slice(0, 3).join('; ')
 }
 
 /** The first invalid node, deepest first, with the errors of its own type only. */
@@ -122,8 +124,8 @@ export function describeErrors(value: unknown): string {
 }
 
 /** Validates one parsed screen (after upgrade) and returns it typed. */
-export function validateScreen(raw: unknown, where: string): ScreenFile {
-  const upgraded = upgradeScreen(raw, where)
+export function validateScreen(raw: unknown, where: string, migrations: Record<number, ScreenMigration> = SCREEN_MIGRATIONS, current = SCREEN_SCHEMA_VERSION): ScreenFile {
+  const upgraded = upgradeScreen(raw, where, migrations, current)
   if (!check.Check(upgraded)) throw new ScreenLoadError(`${where}: ${describeErrors(upgraded)}`)
   return upgraded as ScreenFile
 }
@@ -191,6 +193,46 @@ export function resolveTargets(raw: Record<string, unknown>, routesOf: ReadonlyM
   )
 }
 
+export interface ScreenCheckContext {
+  /** Each screen's route paths, for the links that name a screen. */
+  routesOf: ReadonlyMap<string, string[]>
+  /** The endpoint catalogue: every call must be in it. */
+  catalogue?: CallIndex
+  /** Where markdown nodes' files live. */
+  docsDir: string
+  migrations?: Record<number, ScreenMigration>
+  schemaVersion?: number
+}
+
+/**
+ * Every check a screen file passes before anyone sees it, shipped or made in the studio: the
+ * format upgrade, links naming a screen turned into its path, the schema, markdown files
+ * inlined, the rules the schema cannot say and, given the catalogue, catalogued calls only.
+ * Works in place on `raw`; the first problem is a ScreenLoadError naming `where` and a JSON path.
+ */
+export function checkScreen(raw: Record<string, unknown>, where: string, ctx: ScreenCheckContext): ScreenFile {
+  if (raw.routes !== undefined && !checkRoutes.Check(raw.routes)) throw new ScreenLoadError(`${where}: ${firstErrors(checkRoutes, raw.routes, '/routes')}`)
+  resolveTargets(raw, ctx.routesOf, where)
+  const screen = validateScreen(raw, where, ctx.migrations, ctx.schemaVersion)
+  visitNodes(screen.root, (node) => {
+    if (node.type === 'markdown') {
+      if (!node.file && !node.content) throw new ScreenLoadError(`${where}: un nodo markdown necesita content o file.`)
+      if (node.file) {
+        const md = path.join(ctx.docsDir, node.file)
+        if (!md.startsWith(ctx.docsDir) || !fs.existsSync(md)) throw new ScreenLoadError(`${where}: no existe el documento ${node.file}.`)
+        // x.md is the Spanish text; x.en.md beside it, when there is one, its English.
+        const es = fs.readFileSync(md, 'utf8')
+        const en = md.replace(/\.md$/, '.en.md')
+        node.content = fs.existsSync(en) ? { es, en: fs.readFileSync(en, 'utf8') } : es
+        delete node.file
+      }
+    }
+  })
+  const problem = semanticProblem(screen) ?? (ctx.catalogue ? screenCallProblem(screen, ctx.catalogue) : null)
+  if (problem) throw new ScreenLoadError(`${where}: ${problem}`)
+  return screen
+}
+
 /**
  * Loads every `*.json` under the screens folder (docs/ holds markdown), validates it, inlines
  * markdown files, and checks ids are unique and match the file names and, given the endpoint
@@ -229,26 +271,9 @@ export function loadScreens(dir: string, catalogue?: CallIndex): Map<string, Scr
     parsed.push({ file, where, raw })
   }
   for (const { file, where, raw } of parsed) {
-    resolveTargets(raw, routesOf, where)
-    const screen = validateScreen(raw, where)
+    const screen = checkScreen(raw, where, { routesOf, catalogue, docsDir })
     if (screen.id !== path.basename(file, '.json')) throw new ScreenLoadError(`${where}: el id «${screen.id}» debe coincidir con el nombre del fichero.`)
     if (screens.has(screen.id)) throw new ScreenLoadError(`${where}: id de pantalla repetido «${screen.id}».`)
-    visitNodes(screen.root, (node) => {
-      if (node.type === 'markdown') {
-        if (!node.file && !node.content) throw new ScreenLoadError(`${where}: un nodo markdown necesita content o file.`)
-        if (node.file) {
-          const md = path.join(docsDir, node.file)
-          if (!md.startsWith(docsDir) || !fs.existsSync(md)) throw new ScreenLoadError(`${where}: no existe el documento ${node.file}.`)
-          // x.md is the Spanish text; x.en.md beside it, when there is one, its English.
-          const es = fs.readFileSync(md, 'utf8')
-          const en = md.replace(/\.md$/, '.en.md')
-          node.content = fs.existsSync(en) ? { es, en: fs.readFileSync(en, 'utf8') } : es
-          delete node.file
-        }
-      }
-    })
-    const problem = semanticProblem(screen) ?? (catalogue ? screenCallProblem(screen, catalogue) : null)
-    if (problem) throw new ScreenLoadError(`${where}: ${problem}`)
     screens.set(screen.id, screen)
   }
   return screens

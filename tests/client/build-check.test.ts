@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { BUILD_CHECK_INTERVAL_MS, isOutdated, isStaleChunkError, RELOAD_GUARD_TTL_MS, reloadTo, startBuildCheck } from '../../client/app/build-check'
+import { isStaleChunkError } from '../../client/api/render-errors'
+import { BUILD_CHECK_INTERVAL_MS, isOutdated, RELOAD_GUARD_TTL_MS, reloadTo, startBuildCheck } from '../../client/app/build-check'
 
 describe('build check and reload guard (spec §8, §9)', () => {
   afterEach(() => {

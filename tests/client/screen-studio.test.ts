@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Compile } from 'typebox/compile'
 import { Screen, type ScreenFile } from '../../schemas/screen'
 import { api, ApiError, setReadOnly } from '../../client/api/client'
-import { designOfScreen, formatFromValue, headerFromField, proposeColumns, proposeDataKey, screenOfDesign, type ListDesign } from '../../client/widgets/screen-studio/list-design'
+import { designOfScreen, formatFromValue, headerFromField, proposeColumns, proposeDataKey, routeOfRowLink, rowLinkFor, screenOfDesign, type ListDesign } from '../../client/widgets/screen-studio/list-design'
 import { missingEnglish, screenTexts, withText } from '../../client/widgets/screen-studio/screen-texts'
 import { schemaProblem } from '../../client/widgets/screen-studio/schema-check'
 
@@ -44,8 +44,8 @@ describe('screen studio: the list design ↔ a screen file', () => {
     expect(designOfScreen(screen)).toEqual(design)
   })
 
-  it('a badge column filters by its values; numbers align right; a row link names the target screen', () => {
-    const screen = screenOfDesign({ ...design, rowLink: { screen: 'contrato-detalle', params: { referencia: 'Codigo' } } })
+  it('a badge column filters by its values; numbers align right; a row link leads to a route with row fields in its parameters', () => {
+    const screen = screenOfDesign({ ...design, rowLink: rowLinkFor('/soluciones/contratos/{referencia}', { referencia: 'Codigo' }) })
     const table = screen.root.type === 'page' ? screen.root.children[0] : undefined
     if (table?.type !== 'table') throw new Error('no table')
     const tipo = table.columns.find((c) => c.field === 'Tipo')!
@@ -55,8 +55,11 @@ describe('screen studio: the list design ↔ a screen file', () => {
     ])
     expect(tipo.badges).toEqual({ BT: { label: 'Baja tensión', severity: 'info' }, AT: { label: 'Alta tensión', severity: 'warning' } })
     expect(table.columns.find((c) => c.field === 'Periodos')!.align).toBe('right')
-    expect(table.rowLink as unknown).toEqual({ screen: 'contrato-detalle', params: { referencia: '{row.Codigo}' } })
-    expect(designOfScreen(screen)?.rowLink).toEqual({ screen: 'contrato-detalle', params: { referencia: 'Codigo' } })
+    expect(table.rowLink).toBe('/soluciones/contratos/{row.Codigo}')
+    expect(designOfScreen(screen)?.rowLink).toBe('/soluciones/contratos/{row.Codigo}')
+    // Read back as a route and the row field filling each parameter.
+    expect(routeOfRowLink('/soluciones/contratos/{row.Codigo}', ['/usuarios/{id}', '/soluciones/contratos/{referencia}'])).toEqual({ path: '/soluciones/contratos/{referencia}', fields: { referencia: 'Codigo' } })
+    expect(routeOfRowLink('/otra/{row.X}', ['/usuarios/{id}'])).toBeNull()
   })
 
   it('a screen the structured editor cannot hold whole is left to JSON (nothing would be lost on the way back)', () => {

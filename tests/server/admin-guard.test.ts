@@ -56,9 +56,12 @@ const ROUTES: { method: Method; path: string; valid: unknown; invalid: unknown }
   { method: 'get', path: '/bff/admin/audit', valid: undefined, invalid: 'x' },
   { method: 'get', path: '/bff/admin/screens', valid: undefined, invalid: null },
   { method: 'get', path: `/bff/admin/screens/${SCREEN}`, valid: undefined, invalid: 1 },
-  { method: 'put', path: `/bff/admin/screens/${SCREEN}`, valid: { version: 0, overlay: { tables: {} } }, invalid: { version: 0, overlay: { tables: { t: { columns: [{}] } } } } },
+  { method: 'post', path: '/bff/admin/screens', valid: { screen: { schemaVersion: 1, id: 'nueva', title: 'Nueva', root: { type: 'markdown', content: 'x' } } }, invalid: { screen: { id: 'nueva', root: { type: 'carrusel' } } } },
+  { method: 'put', path: `/bff/admin/screens/${SCREEN}`, valid: { screen: { schemaVersion: 1, id: SCREEN, title: 'X', root: { type: 'markdown', content: 'x' } }, expectedVersion: 0 }, invalid: { screen: { root: { type: 'table', columns: [{}] } }, expectedVersion: -1 } },
+  { method: 'post', path: `/bff/admin/screens/${SCREEN}/publish`, valid: { version: 0 }, invalid: { audience: { brands: 'todas' } } },
   { method: 'get', path: `/bff/admin/screens/${SCREEN}/history`, valid: undefined, invalid: true },
-  { method: 'post', path: `/bff/admin/screens/${SCREEN}/rollback`, valid: { version: 0, expectedVersion: 0 }, invalid: { expectedVersion: 'cero' } },
+  { method: 'get', path: `/bff/admin/screens/${SCREEN}/diff?from=0&to=0`, valid: undefined, invalid: true },
+  { method: 'post', path: `/bff/admin/screens/${SCREEN}/rollback`, valid: { version: 0 }, invalid: { version: 'cero' } },
   { method: 'delete', path: '/bff/admin/users/999999/sessions', valid: undefined, invalid: { todo: true } },
 ]
 
@@ -67,6 +70,7 @@ const BAD_TARGETS: [Method, string][] = [
   ['get', '/bff/admin/menu?brand=NO%20VALE&sobra=1'],
   ['get', '/bff/admin/menu/diff?from=x'],
   ['get', '/bff/admin/screens/NO_VALE'],
+  ['get', `/bff/admin/screens/${SCREEN}/diff?from=x`],
   ['delete', '/bff/admin/users/abc/sessions'],
 ]
 

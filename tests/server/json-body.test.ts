@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PreviewBody, SaveScreenBody } from '../../schemas/admin'
+import { PreviewBody, PublishScreenBody } from '../../schemas/admin'
 import { MenuEntry } from '../../schemas/menu'
 import { jsonDepthExceeds, MAX_JSON_DEPTH } from '../../server/lib/json-body'
 import { typeboxValidatorCompiler } from '../../server/lib/typebox-validator'
@@ -57,8 +57,8 @@ describe('the schema check never throws', () => {
 
   it('deep but allowed values are checked as usual', () => {
     expect(validate(PreviewBody, { menu: { sections: [deepEntry(14)] }, permissions: [], production: false }).value).toBeTruthy()
-    const wrong = validate(SaveScreenBody, { version: 0, overlay: { tables: { t: { columns: [{ field: '' }] } } } })
+    const wrong = validate(PublishScreenBody, { version: 1, audience: { brands: ['grupo'], groups: [3, 0] } })
     expect(wrong.error?.statusCode).toBe(400)
-    expect(wrong.error?.message).toMatch(/overlay\.tables\.t\.columns\.0\.field/)
+    expect(wrong.error?.message).toMatch(/audience\.groups\.1/)
   })
 })

@@ -67,9 +67,9 @@ describe('GESTORACCESS guards every menu manager endpoint', () => {
     ['get', '/bff/admin/audit'],
     ['get', '/bff/admin/screens'],
     ['get', '/bff/admin/screens/contratos-listado'],
-    ['put', '/bff/admin/screens/contratos-listado', { version: 0, overlay: { tables: {} } }],
+    ['put', '/bff/admin/screens/contratos-listado', { screen: {}, expectedVersion: 0 }],
     ['get', '/bff/admin/screens/contratos-listado/history'],
-    ['post', '/bff/admin/screens/contratos-listado/rollback', { version: 0, expectedVersion: 0 }],
+    ['post', '/bff/admin/screens/contratos-listado/rollback', { version: 0 }],
   ]
   it.each(endpoints)('%s %s: 401 signed out, 403 for agente (logged), nothing stored', async (method, path, body) => {
     const anonymous = await call(method, path, '', body).expect(401)
@@ -217,6 +217,7 @@ describe('saving, conflicts, preview, history, diff, rollback and audit', () => 
 
 describe('screen tweaks: table columns', () => {
   const ID = 'contratos-listado'
+  type Col = { field: string; header: string | { es: string; en?: string }; [k: string]: unknown }
   const columnsFor = async (cookie: string, host = GRUPO) => {
     const res = await request(bff.app.server).get(`/bff/screens/${ID}`).set('Host', host).set('Cookie', cookie).expect(200)
     const found: string[][] = []
@@ -225,12 +226,26 @@ describe('screen tweaks: table columns', () => {
     })
     return found[0]!
   }
+  /** The admin's copy of the screen, and its `contratos` table's columns to edit in place. */
+  const editable = async () => {
+    const state = (await call('get', `/bff/admin/screens/${ID}`, admin).expect(200)).body as { version: number; screen: { root: { children: { id?: string; columns?: Col[] }[] } } }
+    const table = state.screen.root.children.find((c) => c.id === 'contratos')!
+    return { version: state.version, screen: state.screen, columns: table.columns!, set: (cols: Col[]) => (table.columns = cols) }
+  }
+  /** The column editor's save: the whole screen with its columns changed, saved as a version and published to everyone. */
+  const saveColumns = async (change: (cols: Col[]) => Col[], expectedVersion?: number) => {
+    const e = await editable()
+    e.set(change(e.columns))
+    const saved = await call('put', `/bff/admin/screens/${ID}`, admin, { screen: e.screen, expectedVersion: expectedVersion ?? e.version })
+    if (saved.status === 200) await call('post', `/bff/admin/screens/${ID}/publish`, admin, { version: saved.body.version }).expect(200)
+    return saved
+  }
 
   it('lists the table screens and the shipped columns of one', async () => {
     const list = (await call('get', '/bff/admin/screens', admin).expect(200)).body as { id: string; path: string; tables: string[] }[]
     expect(list).toContainEqual(expect.objectContaining({ id: ID, path: '/soluciones/contratos/listado', tables: ['contratos'], version: 0 }))
-    const one = (await call('get', `/bff/admin/screens/${ID}`, admin).expect(200)).body
-    expect(one.tables[0].columns.slice(0, 2)).toEqual([
+    const one = await editable()
+    expect(one.columns.slice(0, 2).map((c) => ({ field: c.field, header: c.header }))).toEqual([
       { field: 'CodigoContrato', header: expect.anything() },
       { field: 'Cups', header: expect.anything() },
     ])
@@ -238,27 +253,30 @@ describe('screen tweaks: table columns', () => {
   })
 
   it.each([
-    ['an unknown table', { tables: { otra: { columns: [] } } }, 'La pantalla «contratos-listado» no tiene la tabla «otra».'],
-    ['an unknown column', { tables: { contratos: { columns: [{ field: 'Nada' }] } } }, 'La tabla «contratos» no tiene la columna «Nada».'],
-    ['a repeated column', { tables: { contratos: { columns: [{ field: 'Cups' }, { field: 'Cups' }] } } }, 'La columna «Cups» aparece dos veces en la tabla «contratos».'],
-    ['a blank header', { tables: { contratos: { columns: [{ field: 'Cups', header: '   ' }] } } }, 'El título de la columna «Cups» debe tener entre 1 y 60 caracteres.'],
-  ])('refuses %s and keeps the stored version', async (_name, overlay, message) => {
-    const res = await call('put', `/bff/admin/screens/${ID}`, admin, { version: 0, overlay }).expect(400)
-    expect(res.body.message).toBe(message)
+    ['a column without a field', (cols: Col[]) => [{ ...cols[0]!, field: '' }, ...cols.slice(1)], /^La pantalla no es válida: \/root\/children\/0\/columns\/0\/field: /],
+    ['a property columns do not have', (cols: Col[]) => [{ ...cols[0]!, color: 'rojo' }, ...cols.slice(1)], /^La pantalla no es válida: \/root\/children\/0\/columns\/0/],
+    ['a blank header', (cols: Col[]) => [cols[0]!, { ...cols[1]!, header: '' }, ...cols.slice(2)], /^La pantalla no es válida: \/root\/children\/0\/columns\/1\/header/],
+  ])('refuses %s and keeps the stored version', async (_name, change, message) => {
+    const res = await saveColumns(change)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toMatch(message)
     expect((await call('get', `/bff/admin/screens/${ID}`, admin).expect(200)).body.version).toBe(0)
   })
 
   it('refuses hiding every column', async () => {
-    const shipped = (await call('get', `/bff/admin/screens/${ID}`, admin).expect(200)).body.tables[0].columns as { field: string }[]
-    const res = await call('put', `/bff/admin/screens/${ID}`, admin, { version: 0, overlay: { tables: { contratos: { columns: shipped.map((c) => ({ field: c.field, hidden: true })) } } } }).expect(400)
-    expect(res.body.message).toBe('La tabla «contratos» debe conservar al menos una columna visible.')
+    const res = await saveColumns(() => [])
+    expect(res.status).toBe(400)
+    expect(res.body.message).toMatch(/^La pantalla no es válida: \/root\/children\/0\/columns/)
   })
 
   it('hides, reorders and renames columns for everyone, and rolls back', async () => {
     const original = await columnsFor(agente)
     expect(original.slice(0, 3)).toEqual(['CodigoContrato:Código', 'Cups:CUPS', 'Titular:Titular'])
-    const overlay = { tables: { contratos: { columns: [{ field: 'Titular', header: 'Cliente' }, { field: 'Cups', hidden: true }] } } }
-    const saved = await call('put', `/bff/admin/screens/${ID}`, admin, { version: 0, overlay }).expect(200)
+    const saved = await saveColumns((cols) => {
+      const titular = cols.find((c) => c.field === 'Titular')!
+      return [{ ...titular, header: 'Cliente' }, ...cols.filter((c) => c.field !== 'Titular' && c.field !== 'Cups')]
+    })
+    expect(saved.status).toBe(200)
     expect(saved.body.version).toBe(1)
     expect(saved.body.changes.map((c: { text: string }) => c.text)).toEqual(
       expect.arrayContaining(['Tabla «contratos»: la columna «CUPS» queda oculta.', 'Tabla «contratos»: la columna «Titular» se titula ahora «Cliente».']),
@@ -268,15 +286,16 @@ describe('screen tweaks: table columns', () => {
     expect(tweaked.some((c) => c.startsWith('Cups:'))).toBe(false)
     expect(await columnsFor(admin, 'localhost')).toEqual(tweaked)
 
-    await call('put', `/bff/admin/screens/${ID}`, admin, { version: 0, overlay: { tables: {} } }).expect(409)
+    expect((await saveColumns((cols) => cols, 0)).status).toBe(409)
     const history = (await call('get', `/bff/admin/screens/${ID}/history`, admin).expect(200)).body
-    expect(history.map((v: { version: number }) => v.version)).toEqual([1, 0])
-    const back = await call('post', `/bff/admin/screens/${ID}/rollback`, admin, { version: 0, expectedVersion: 1 }).expect(200)
-    expect(back.body).toMatchObject({ version: 2, overlay: { tables: {} } })
+    expect(history.versions.map((v: { version: number }) => v.version)).toEqual([1, 0])
+    const back = await call('post', `/bff/admin/screens/${ID}/rollback`, admin, { version: 0 }).expect(200)
+    expect(back.body).toMatchObject({ audience: { everyone: 0, staged: null } })
     expect(await columnsFor(agente)).toEqual(original)
     const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body as { action: string; doc: string }[]
-    expect(audit.slice(0, 2).map((a) => [a.action, a.doc])).toEqual([
+    expect(audit.slice(0, 3).map((a) => [a.action, a.doc])).toEqual([
       ['screen.rollback', `screen:${ID}`],
+      ['screen.publish', `screen:${ID}`],
       ['screen.save', `screen:${ID}`],
     ])
   })

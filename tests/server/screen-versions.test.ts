@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { SCREEN_SCHEMA_VERSION, type FormNode, type ScreenFile, type TableNode } from '../../schemas/screen'
 import { nodesOf } from '../../schemas/screen-walk'
 import { SqliteMenuStore } from '../../server/manifest/sqlite-menu-store'
-import { fieldsAndFiltersSayInput, loadScreens, SCREEN_MIGRATIONS, upgradeScreen } from '../../server/screens/screen-loader'
+import { checkScreen, fieldsAndFiltersSayInput, loadScreens, SCREEN_MIGRATIONS, upgradeScreen } from '../../server/screens/screen-loader'
+import { ScreenStore } from '../../server/screens/screen-store'
 import { ScreenService } from '../../server/screens/screen-service'
 
 /** A screen file written under version 1 and kept as it was: fields and filters said their kind with `type`. */
@@ -102,17 +103,32 @@ describe('a screen stored under version 1', () => {
     expect(forms(screen)[0]!.submit.body).toEqual({ type: 'text' })
   })
 
-  it('gets the column tweaks stored for it applied on top of the upgrade', async () => {
-    const screens = loadScreens(V1_DIR)
-    const service = new ScreenService(store, screens)
+  it('an edit made in the studio before the schema moved on is served at the current version', async () => {
+    const shipped = loadScreens(V1_DIR)
+    const service = new ScreenService({
+      shipped,
+      store: new ScreenStore(store),
+      shippedView: { routes: [], menu: { sections: [] } },
+      // This folder's screens take no place in the menu: a frame with no sections.
+      frame: { sections: [] },
+      brands: new Set(['verde', 'grupo', 'limpia']),
+      check: (raw, where, routesOf) => checkScreen(raw, where, { routesOf, docsDir: V1_DIR }),
+      upgrade: (raw, where) => upgradeScreen(raw, where),
+      failureThreshold: 3,
+      log: { warn: () => undefined, error: () => undefined },
+    })
     try {
-      await service.save('clientes-v1', 0, { tables: { clientes: { columns: [{ field: 'Estado', hidden: true }, { field: 'FechaAlta', header: { es: 'Fecha', en: 'Date' } }] } } }, { id: 1, name: 'Admin', email: 'admin@example.com' })
-      const served = (await service.screen('clientes-v1'))!
-      expect(tables(served)[0]!.columns.map((c) => [c.field, c.header, c.filter?.input])).toEqual([
-        ['FechaAlta', { es: 'Fecha', en: 'Date' }, 'dateRange'],
-        ['Nif', 'NIF', 'text'],
-      ])
+      // The admin's edit, as the studio sent it while screens were still written at version 1.
+      const edit = JSON.parse(fs.readFileSync(V1_FILE, 'utf8')) as { root: { children: { columns?: { field: string; header: unknown }[] }[] } }
+      edit.root.children[0]!.columns!.find((c) => c.field === 'FechaAlta')!.header = { es: 'Fecha', en: 'Date' }
+      const saved = await service.save('clientes-v1', edit, undefined, { id: 1, name: 'Admin', email: 'admin@example.com' })
+      await service.publish('clientes-v1', saved.version, null, { id: 1, name: 'Admin', email: 'admin@example.com' })
+      const served = (await service.screenFor('clientes-v1', { brand: 'verde', groups: [] }))!.screen
+      expect(served.schemaVersion).toBe(SCREEN_SCHEMA_VERSION)
+      expect(tables(served)[0]!.columns.find((c) => c.field === 'FechaAlta')!.header).toEqual({ es: 'Fecha', en: 'Date' })
+      expect(tables(served)[0]!.columns.map((c) => c.filter?.input)).toEqual(['text', 'multiselect', 'dateRange'])
       expect(forms(served)[0]!.fields[0]!.input).toBe('email')
+      for (const f of forms(served)) for (const field of f.fields) expect(field).not.toHaveProperty('type')
     } finally {
       service.close()
     }

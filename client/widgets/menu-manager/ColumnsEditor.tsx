@@ -7,13 +7,12 @@ import { Dropdown } from 'primereact/dropdown'
 import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
 import { useEffect, useState } from 'react'
-import type { ScreenOverlay } from '../../../schemas/screen'
 import { ApiError } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { conflictOf, describeVersion, restoredVersion, screenAdmin, type Conflict } from './admin-api'
-import { moveRow, overlayFrom, rowsFrom, type TableRows } from './columns-model'
+import { moveRow, rowsFrom, screenWith, tweaksFrom, tweaksOf, type ColumnTweaks, type TableRows } from './columns-model'
 import { ConflictDialog } from './ConflictDialog'
 import { messages } from './messages'
 import { VersionHistory } from './VersionHistory'
@@ -29,7 +28,9 @@ export function ColumnsEditor() {
   const client = useQueryClient()
   const screens = useQuery({ queryKey: ['menu-manager', 'screens'], queryFn: screenAdmin.list, staleTime: 0, meta: { errorArea: t('area.columns'), errorMessage: t('columns.error.screens') } })
   const [screenId, setScreenId] = useState<string | null>(null)
-  const id = screenId ?? screens.data?.find((s) => s.id === 'contratos-listado')?.id ?? screens.data?.[0]?.id ?? null
+  // The shipped screens with tables: the ones whose columns this editor tweaks (the studio edits the rest).
+  const tableScreens = (screens.data ?? []).filter((s) => s.shipped && s.tables.length > 0)
+  const id = screenId ?? tableScreens.find((s) => s.id === 'contratos-listado')?.id ?? tableScreens[0]?.id ?? null
   const state = useQuery({
     queryKey: ['menu-manager', 'screen', id],
     queryFn: () => screenAdmin.state(id!),
@@ -39,7 +40,7 @@ export function ColumnsEditor() {
   })
   const [draft, setDraft] = useState<{ id: string; baseVersion: number; rows: TableRows } | null>(null)
   const [saveError, setSaveError] = useState<string | null>(null)
-  const [conflict, setConflict] = useState<Conflict<ScreenOverlay> | null>(null)
+  const [conflict, setConflict] = useState<Conflict<null> | null>(null)
   const [history, setHistory] = useState(false)
 
   useEffect(() => {
@@ -50,10 +51,10 @@ export function ColumnsEditor() {
   }, [state.data, draft?.id])
 
   const current = draft && state.data && draft.id === state.data.id ? draft : null
-  const overlay = current && state.data ? overlayFrom(state.data, current.rows) : null
-  const dirty = !!current && !!state.data && (current.baseVersion !== state.data.version || JSON.stringify(overlay) !== JSON.stringify(overlayFrom(state.data, rowsFrom(state.data, state.data.overlay))))
+  const overlay = current && state.data ? tweaksFrom(state.data, current.rows) : null
+  const dirty = !!current && !!state.data && (current.baseVersion !== state.data.version || JSON.stringify(overlay) !== JSON.stringify(tweaksFrom(state.data, rowsFrom(state.data, state.data.overlay))))
 
-  const adopt = (version: number, stored: ScreenOverlay) => {
+  const adopt = (version: number, stored: ColumnTweaks) => {
     if (!state.data) return
     setDraft({ id: state.data.id, baseVersion: version, rows: rowsFrom(state.data, stored) })
     setSaveError(null)
@@ -65,22 +66,28 @@ export function ColumnsEditor() {
   }
 
   const onFailure = (err: unknown) => {
-    const clash = conflictOf<ScreenOverlay>(err, (c) => c.overlay as ScreenOverlay)
+    const clash = conflictOf<null>(err, () => null)
     if (clash) return setConflict(clash)
     if (err instanceof ApiError && err.status === 400 && err.serverMessage) return setSaveError(err.serverMessage)
     reportError(area(), err, messageIn(messages, 'columns.error.save'))
   }
 
   const save = useMutation({
-    mutationFn: () => screenAdmin.save(current!.id, current!.baseVersion, overlay!),
+    // The whole screen with its columns changed: a new version, for everyone at once.
+    mutationFn: () => screenAdmin.saveAndPublish(current!.id, current!.baseVersion, screenWith(state.data!.screen, state.data!.shipped, overlay!)),
     onSuccess: (res) => {
-      adopt(res.version, res.overlay)
+      adopt(res.version, overlay!)
       notifySuccess(area(), messageIn(messages, 'columns.saved', { n: res.version }))
     },
     onError: onFailure,
   })
   const rollback = useMutation({
-    mutationFn: (target: number) => screenAdmin.rollback(id!, target, state.data!.version),
+    // A new version with the content of the older one, published to everyone.
+    mutationFn: async (target: number) => {
+      const older = await screenAdmin.at(id!, target)
+      const saved = await screenAdmin.saveAndPublish(id!, state.data!.version, older)
+      return { ...saved, overlay: tweaksOf(state.data!.tables, older) }
+    },
     onSuccess: (res, target) => {
       adopt(res.version, res.overlay)
       setHistory(false)
@@ -107,7 +114,7 @@ export function ColumnsEditor() {
             inputId="mm-screen"
             value={id}
             filter
-            options={(screens.data ?? []).map((s) => ({ value: s.id, label: `${l(s.title)}${s.path ? ` — ${s.path}` : ''}` }))}
+            options={tableScreens.map((s) => ({ value: s.id, label: `${l(s.title)}${s.path ? ` — ${s.path}` : ''}` }))}
             onChange={(e) => {
               setScreenId(e.value as string)
               setDraft(null)
@@ -205,8 +212,9 @@ export function ColumnsEditor() {
           conflict={conflict}
           onMerge={null}
           onTakeTheirs={() => {
-            adopt(conflict.currentVersion, conflict.current)
+            // Their version, read again: the editor starts over from it.
             setConflict(null)
+            void state.refetch().then((r) => r.data && adopt(r.data.version, r.data.overlay))
           }}
           onHide={() => setConflict(null)}
         />

@@ -12,7 +12,7 @@ import { useLoadedManifest } from '../../api/manifest'
 import { localized, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { listableCall, sampleColumns } from './call-sample'
-import { BADGE_SEVERITIES, designOfScreen, screenOfDesign, STUDIO_FORMATS, type ColumnDesign, type ListDesign } from './list-design'
+import { BADGE_SEVERITIES, designOfScreen, routeOfRowLink, rowLinkFor, screenOfDesign, STUDIO_FORMATS, type ColumnDesign, type ListDesign } from './list-design'
 import { messages } from './messages'
 import { menuPlaces, useAdminChoices, useReadCalls } from './studio-data'
 
@@ -48,8 +48,8 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
     },
   })
   const targets = manifest.routes.filter((r) => !r.public && r.path.includes('{'))
-  const target = design.rowLink ? targets.find((r) => r.screen === design.rowLink!.screen) : undefined
-  const targetParams = target ? [...target.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!) : []
+  const link = design.rowLink ? routeOfRowLink(design.rowLink, targets.map((r) => r.path)) : null
+  const targetParams = link ? [...link.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!) : []
   const fields = design.columns.map((c) => c.field)
 
   return (
@@ -125,15 +125,15 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
           <FieldShell id="design-rowlink" label={t('design.rowLink')}>
             <Dropdown
               inputId="design-rowlink"
-              value={design.rowLink?.screen ?? ''}
-              onChange={(e) => set({ rowLink: e.value ? { screen: e.value as string, params: {} } : null })}
-              options={[{ value: '', label: t('design.rowLinkNone') }, ...targets.map((r) => ({ value: r.screen, label: `${localized(r.title)} (${r.path})` }))]}
+              value={link?.path ?? ''}
+              onChange={(e) => set({ rowLink: e.value ? rowLinkFor(e.value as string, {}) : null })}
+              options={[{ value: '', label: t('design.rowLinkNone') }, ...targets.map((r) => ({ value: r.path, label: `${localized(r.title)} (${r.path})` }))]}
               filter
             />
           </FieldShell>
           {targetParams.map((name) => (
             <FieldShell key={name} id={`design-param-${name}`} label={t('design.rowLinkParam', { name })}>
-              <Dropdown inputId={`design-param-${name}`} value={design.rowLink!.params[name] ?? null} onChange={(e) => set({ rowLink: { ...design.rowLink!, params: { ...design.rowLink!.params, [name]: e.value as string } } })} options={fields} />
+              <Dropdown inputId={`design-param-${name}`} value={link!.fields[name] ?? null} onChange={(e) => set({ rowLink: rowLinkFor(link!.path, { ...link!.fields, [name]: e.value as string }) })} options={fields} />
             </FieldShell>
           ))}
         </div>

@@ -11,10 +11,10 @@ import { notifySuccess } from '../../api/toast'
 import { useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { messages } from './messages'
-import { audienceText } from './status'
+import { audienceText, releaseText } from './status'
 import { useAdminChoices, useUserGroups } from './studio-data'
 
-/** Publish the latest draft to everyone, some brands or some user groups; undo the last publish. */
+/** Publish the latest version to everyone, some brands or some user groups; undo the last publish. */
 export function PublishPanel({ id, state, dirty }: { id: string; state: StudioScreenState; dirty: boolean }) {
   const t = useMessages(messages)
   const client = useQueryClient()
@@ -25,26 +25,26 @@ export function PublishPanel({ id, state, dirty }: { id: string; state: StudioSc
   const [groupIds, setGroupIds] = useState<number[]>([])
   const [problem, setProblem] = useState<string | null>(null)
   const groupName = (gid: number) => groups.data?.find((g) => g.Id === gid)?.Nombre ?? String(gid)
-  const published = state.publishedVersion ?? null
-  const hasDraft = published === null || state.version > published
+  const release = state.audience
+  const published = release.everyone !== null || release.staged !== null
+  // The latest version is out to everyone already: nothing to publish.
+  const hasDraft = release.everyone !== state.version
 
-  const refresh = (next: StudioScreenState) => {
-    client.setQueryData(['studio', 'screen', id], next)
-    void client.invalidateQueries({ queryKey: ['studio', 'screens'] })
-    void client.invalidateQueries({ queryKey: ['studio', 'history', id] })
+  const refresh = () => {
+    void client.invalidateQueries({ queryKey: ['studio'] })
   }
   const publish = useMutation({
     mutationFn: (audience: ScreenAudience | undefined) => screenAdmin.publish(id, state.version, audience),
-    onSuccess: (next) => {
-      refresh(next)
+    onSuccess: () => {
+      refresh()
       notifySuccess(t('area'), t('publish.done', { n: state.version }))
     },
     onError: (err) => reportError(t('area'), err),
   })
   const rollback = useMutation({
     mutationFn: () => screenAdmin.rollback(id),
-    onSuccess: (next) => {
-      refresh(next)
+    onSuccess: () => {
+      refresh()
       notifySuccess(t('area'), t('publish.rolledBack'))
     },
     onError: (err) => reportError(t('area'), err),
@@ -56,7 +56,7 @@ export function PublishPanel({ id, state, dirty }: { id: string; state: StudioSc
     if ((who === 'brands' && !brands.length) || (who === 'groups' && !groupIds.length)) return setProblem(t('publish.needAudience'))
     confirmDialog({
       header: t('publish.draftOf', { n: state.version }),
-      message: t('publish.confirm', { n: state.version, who: audienceText(audience ?? null, true, groupName) }),
+      message: t('publish.confirm', { n: state.version, who: audienceText(audience, groupName) }),
       icon: 'pi pi-send',
       acceptLabel: t('publish.do'),
       rejectLabel: t('cancel'),
@@ -77,9 +77,25 @@ export function PublishPanel({ id, state, dirty }: { id: string; state: StudioSc
 
   return (
     <div className="screen-studio__publish">
-      <p className="screen-studio__help">{published !== null ? t('publish.current', { n: published, who: audienceText(state.audience, true, groupName) }) : t('publish.none')}</p>
-      {state.status === 'fallback' && <Message severity="error" className="screen-studio__message" text={t('publish.fallback', { n: state.version, good: published ?? 0 })} />}
-      {dirty && <Message severity="warn" className="screen-studio__message" text={t('editor.unsaved')} />}
+      <p className="screen-studio__help">{published ? t('publish.current', { who: releaseText(release, groupName) }) : t('publish.none')}</p>
+      {state.fallback && <Message severity="error" className="screen-studio__message" text={t('publish.fallback', { n: state.fallback.version ?? 0, reason: state.fallback.reason ?? '' })} />}
+      {state.underneath.length > 0 && (
+        <Message
+          severity="info"
+          className="screen-studio__message"
+          content={
+            <div>
+              <strong>{t('publish.underneath')}</strong>
+              <ul className="screen-studio__changes">
+                {state.underneath.map((c, i) => (
+                  <li key={i}>{c.text}</li>
+                ))}
+              </ul>
+            </div>
+          }
+        />
+      )}
+      {dirty && <Message severity="warn" className="screen-studio__message" text={t('publish.saveFirst')} />}
       {hasDraft ? (
         <fieldset className="screen-studio__group">
           <legend>{t('publish.draftOf', { n: state.version })}</legend>
@@ -102,12 +118,18 @@ export function PublishPanel({ id, state, dirty }: { id: string; state: StudioSc
           )}
           <p className="screen-studio__help">{t('publish.help')}</p>
           {problem && <Message severity="error" className="screen-studio__message" text={problem} />}
-          <Button label={t('publish.do')} icon="pi pi-send" onClick={askPublish} loading={publish.isPending} disabled={dirty} />
+          <div className="screen-studio__actions">
+            <Button label={t('publish.do')} icon="pi pi-send" onClick={askPublish} loading={publish.isPending} disabled={dirty} />
+          </div>
         </fieldset>
       ) : (
         <p className="screen-studio__help">{t('publish.nothing')}</p>
       )}
-      {published !== null && <Button label={t('publish.rollback')} icon="pi pi-undo" outlined severity="secondary" onClick={askRollback} loading={rollback.isPending} />}
+      {published && (
+        <div className="screen-studio__actions">
+          <Button label={t('publish.rollback')} icon="pi pi-undo" outlined severity="secondary" onClick={askRollback} loading={rollback.isPending} />
+        </div>
+      )}
     </div>
   )
 }

@@ -41,15 +41,13 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
       setDraft(null)
       setProblem(null)
       setConflict(null)
-      client.setQueryData(['studio', 'screen', id], saved)
-      void client.invalidateQueries({ queryKey: ['studio', 'screens'] })
-      void client.invalidateQueries({ queryKey: ['studio', 'history', id] })
+      void client.invalidateQueries({ queryKey: ['studio'] })
       notifySuccess(t('area'), t('editor.saved', { n: saved.version }))
     },
     onError: (err) => {
       if (err instanceof ApiError && err.status === 409) {
-        const body = err.body as { current?: { version?: number }; currentVersion?: number } | null
-        setConflict(body?.current?.version ?? body?.currentVersion ?? (state.data?.version ?? 0) + 1)
+        const body = err.body as { current?: { version?: number } } | null
+        setConflict(body?.current?.version ?? (state.data?.version ?? 0) + 1)
         return
       }
       setProblem(t('editor.invalid', { error: errorText(err) }))

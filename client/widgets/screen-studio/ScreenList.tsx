@@ -9,7 +9,7 @@ import { screenAdmin, type StudioScreenSummary } from '../../api/screen-admin'
 import { localized, useMessages } from '../../i18n/i18n'
 import { ErrorState } from '../../ui/states'
 import { messages } from './messages'
-import { audienceText, statusBadge } from './status'
+import { releaseText, statusBadge } from './status'
 
 /** Every screen, shipped or built here, with its status and audience; search, open, create, copy. */
 export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; onNew: (copyOf?: string) => void }) {
@@ -65,7 +65,7 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
           }}
         />
         <Column header={t('list.col.version')} body={(s: StudioScreenSummary) => s.version} />
-        <Column header={t('list.col.audience')} body={(s: StudioScreenSummary) => audienceText(s.audience, s.publishedVersion !== null || s.shipped)} />
+        <Column header={t('list.col.audience')} body={(s: StudioScreenSummary) => releaseText(s.audience)} />
         <Column
           body={(s: StudioScreenSummary) => <Button icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} tooltip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />}
           style={{ width: '4rem' }}

@@ -17,8 +17,8 @@ export interface ListDesign {
   paged: boolean
   dataKey: string
   columns: ColumnDesign[]
-  /** Where a row leads: a screen and, per route parameter, the row field that fills it. */
-  rowLink: { screen: string; params: Record<string, string> } | null
+  /** Where a row leads: a route path with row fields in its parameters, `/usuarios/{row.Id}`. */
+  rowLink: string | null
 }
 
 export interface ColumnDesign {
@@ -46,7 +46,7 @@ const PAGE_KEYS = ['type', 'title', 'children']
 const TABLE_KEYS = ['type', 'id', 'source', 'dataKey', 'columns', 'urlState', 'rowLink']
 const SOURCE_KEYS = ['endpoint', 'paged']
 const COLUMN_KEYS = ['field', 'header', 'format', 'sortable', 'filter', 'badges', 'align']
-const FILTER_KEYS = ['type', 'options']
+const FILTER_KEYS = ['input', 'options']
 
 const onlyKeys = (value: object, allowed: readonly string[]) => Object.keys(value).every((k) => allowed.includes(k))
 
@@ -99,7 +99,7 @@ export function newListDesign(id: string, title: LocalizedText, path: string): L
 const column = (c: ColumnDesign): Column => {
   const out: Column = { field: c.field, header: c.header, format: c.format }
   if (c.sortable) out.sortable = true
-  if (c.filter) out.filter = { type: c.format === 'badge' && c.badges.length > 0 ? 'select' : c.format === 'date' ? 'dateRange' : 'text', ...(c.format === 'badge' && c.badges.length > 0 ? { options: c.badges.map((b) => ({ value: b.value, label: b.label || b.value })) } : {}) }
+  if (c.filter) out.filter = { input: c.format === 'badge' && c.badges.length > 0 ? 'select' : c.format === 'date' ? 'dateRange' : 'text', ...(c.format === 'badge' && c.badges.length > 0 ? { options: c.badges.map((b) => ({ value: b.value, label: b.label || b.value })) } : {}) }
   if (c.format === 'badge' && c.badges.length > 0) out.badges = Object.fromEntries(c.badges.map((b) => [b.value, { ...(b.label ? { label: b.label } : {}), severity: b.severity }]))
   if (c.format === 'money' || c.format === 'energy' || c.format === 'integer' || c.format === 'number') out.align = 'right'
   return out
@@ -114,7 +114,7 @@ export function screenOfDesign(d: ListDesign): ScreenFile {
     dataKey: d.dataKey,
     columns: d.columns.map(column),
     urlState: true,
-    ...(d.rowLink ? { rowLink: { screen: d.rowLink.screen, params: Object.fromEntries(Object.entries(d.rowLink.params).map(([k, f]) => [k, `{row.${f}}`])) } as unknown as string } : {}),
+    ...(d.rowLink ? { rowLink: d.rowLink } : {}),
   }
   return {
     schemaVersion: SCREEN_SCHEMA_VERSION,
@@ -152,12 +152,9 @@ export function designOfScreen(screen: ScreenFile): ListDesign | null {
       badges: Object.entries(c.badges ?? {}).map(([value, b]) => ({ value, label: b.label === undefined ? '' : typeof b.label === 'string' ? b.label : b.label.es, severity: (BADGE_SEVERITIES as readonly string[]).includes(b.severity ?? '') ? (b.severity as BadgeSeverity) : 'info' })),
     })
   }
-  const link = table.rowLink as unknown
-  let rowLink: ListDesign['rowLink'] = null
-  if (link && typeof link === 'object') {
-    const target = link as { screen: string; params?: Record<string, string> }
-    rowLink = { screen: target.screen, params: Object.fromEntries(Object.entries(target.params ?? {}).map(([k, v]) => [k, /^\{row\.([^}]+)\}$/.exec(v)?.[1] ?? v])) }
-  } else if (typeof link === 'string') return null
+  // A link naming a screen (`{ screen, params }`) is a file's way of writing it; served screens hold the path.
+  const rowLink = typeof table.rowLink === 'string' ? table.rowLink : null
+  if (table.rowLink !== undefined && rowLink === null) return null
   return {
     id: screen.id,
     title: textOf(screen.title, screen.id),
@@ -170,4 +167,20 @@ export function designOfScreen(screen: ScreenFile): ListDesign | null {
     columns,
     rowLink,
   }
+}
+
+/** A row link for a route: each `{param}` of its path filled with a row field, `/usuarios/{row.Id}`. */
+export function rowLinkFor(routePath: string, fields: Record<string, string>): string {
+  return routePath.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => `{row.${fields[name] ?? name}}`)
+}
+
+/** The route a row link leads to, among `paths`, with the row field filling each parameter; null when none matches. */
+export function routeOfRowLink(link: string, paths: readonly string[]): { path: string; fields: Record<string, string> } | null {
+  for (const path of paths) {
+    const names: string[] = []
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)\\?\}/g, (_m, name: string) => (names.push(name), '\\{row\\.([A-Za-z0-9_.]+)\\}'))}$`)
+    const m = pattern.exec(link)
+    if (m) return { path, fields: Object.fromEntries(names.map((n, i) => [n, m[i + 1]!])) }
+  }
+  return null
 }

@@ -1,5 +1,5 @@
 import { messageIn, type Messages } from '../../i18n/i18n'
-import type { ScreenAudience } from '../../api/screen-admin'
+import type { ScreenAudience, ScreenRelease } from '../../api/screen-admin'
 import { messages } from './messages'
 
 type Key = typeof messages extends Messages<infer K> ? K : never
@@ -10,6 +10,7 @@ export function statusBadge(status: string): { label: string; severity: 'success
     draft: ['warning', 'status.draft'],
     published: ['success', 'status.published'],
     shipped: ['info', 'status.shipped'],
+    staged: ['info', 'status.staged'],
     withdrawn: ['secondary', 'status.withdrawn'],
     fallback: ['danger', 'status.fallback'],
   }
@@ -17,9 +18,16 @@ export function statusBadge(status: string): { label: string; severity: 'success
   return { label: known[status] ? messageIn(messages, key) : status, severity }
 }
 
-/** Who a published version reaches, in words. */
-export function audienceText(audience: ScreenAudience | null | undefined, published: boolean, groupName: (id: number) => string = String): string {
-  if (!published) return messageIn(messages, 'audience.nobody')
+/** Who sees which version, in words: «Todos: versión 2 · Marcas grupo: versión 3». */
+export function releaseText(release: ScreenRelease, groupName: (id: number) => string = String): string {
+  const parts: string[] = []
+  if (release.everyone !== null) parts.push(`${messageIn(messages, 'audience.everyone')}: ${messageIn(messages, 'editor.version', { n: release.everyone })}`)
+  if (release.staged) parts.push(`${audienceText(release.staged, groupName)}: ${messageIn(messages, 'editor.version', { n: release.staged.version })}`)
+  return parts.length ? parts.join(' · ') : messageIn(messages, 'audience.nobody')
+}
+
+/** An audience in words: «Marcas: grupo · Grupos: Comerciales», or everyone. */
+export function audienceText(audience: ScreenAudience | null | undefined, groupName: (id: number) => string = String): string {
   const parts: string[] = []
   if (audience?.brands?.length) parts.push(messageIn(messages, 'audience.brands', { list: audience.brands.join(', ') }))
   if (audience?.groups?.length) parts.push(messageIn(messages, 'audience.groups', { list: audience.groups.map(groupName).join(', ') }))
