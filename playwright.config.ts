@@ -30,9 +30,9 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'portal', testIgnore: /(menu-manager|log-scan)\.spec\.ts$/ },
-    // Menu and column changes reach every user: this suite gets a portal of its own so the others never see them.
-    { name: 'menu-manager', testMatch: /menu-manager\.spec\.ts$/, use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
+    { name: 'portal', testIgnore: /(menu-manager|screen-studio|log-scan)\.spec\.ts$/ },
+    // Menu, column and screen changes reach every user: these suites get a portal of their own so the others never see them.
+    { name: 'menu-manager', testMatch: /(menu-manager|screen-studio)\.spec\.ts$/, use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
     // Last: reads what both portals logged during the whole run.
     { name: 'log-scan', testMatch: /log-scan\.spec\.ts$/, dependencies: ['portal', 'menu-manager'] },
   ],

@@ -23,7 +23,9 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   stdio: ['ignore', log, 'inherit'],
   env: { ...process.env, NODE_ENV: 'development', PORT: port, HOST: '127.0.0.1', DATA_DIR: dataDir, CLIENT_DIST: clientDist, LOG_LEVEL: 'info',
     // The reference API's fault controls, which the suite drives through the BFF like any call.
-    CATALOGUE_FILES: path.resolve('tests/helpers/test-control-catalogue.json') },
+    CATALOGUE_FILES: path.resolve('tests/helpers/test-control-catalogue.json'),
+    // One user's browser failing on a studio screen is enough for the fallback test.
+    SCREEN_FAILURE_THRESHOLD: '1' },
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))

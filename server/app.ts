@@ -76,7 +76,6 @@ export interface AppDeps {
   screenFailureThreshold?: number
 }
 
-const SCREEN_FAILURE_THRESHOLD = 3
 
 const BODY_LIMIT = 1024 * 1024
 
@@ -146,7 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // A studio screen passes every check a shipped one does, catalogued calls included.
     check: (raw, where, routesOf) => checkScreen(raw, where, { routesOf, catalogue, docsDir: screensDocs, migrations: screenSchema.migrations, schemaVersion: screenSchema.version }),
     upgrade: (raw, where) => upgradeScreen(raw, where, screenSchema.migrations, screenSchema.version),
-    failureThreshold: deps.screenFailureThreshold ?? SCREEN_FAILURE_THRESHOLD,
+    failureThreshold: deps.screenFailureThreshold ?? config.screenFailureThreshold,
     log: app.log,
     now: deps.now,
   })

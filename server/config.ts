@@ -26,6 +26,8 @@ const EnvSchema = Type.Object({
   SESSION_ABSOLUTE_TIMEOUT_S: Type.Integer({ minimum: 300, default: 43200 }),
   /** How long a session read from the store is reused from memory (0 = every request reads the store). */
   SESSION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 10000, default: 2000 }),
+  /** Distinct users whose browser fails to render a published screen version before everyone falls back to the last good one. */
+  SCREEN_FAILURE_THRESHOLD: Type.Integer({ minimum: 1, maximum: 1000, default: 3 }),
   /** Failed sign-ins (and recovery requests) of one account from one address, and from one address, within the window before they are refused. */
   SIGNIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, maximum: 1000, default: 5 }),
   SIGNIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, maximum: 100000, default: 20 }),
@@ -78,6 +80,7 @@ export interface Config {
   sessionIdleTimeoutMs: number
   sessionAbsoluteTimeoutMs: number
   sessionCacheMs: number
+  screenFailureThreshold: number
   signInThrottle: { maxPerAccountIp: number; maxPerIp: number; accountBackoffAfter: number; accountBackoffMs: number; windowMs: number }
   /** Operator catalogue files added to the shipped one. */
   catalogueFiles: string[]
@@ -104,6 +107,7 @@ const numeric = new Set([
   'SESSION_IDLE_TIMEOUT_S',
   'SESSION_ABSOLUTE_TIMEOUT_S',
   'SESSION_CACHE_MS',
+  'SCREEN_FAILURE_THRESHOLD',
   'SIGNIN_MAX_FAILURES_PER_ACCOUNT',
   'SIGNIN_MAX_FAILURES_PER_IP',
   'SIGNIN_THROTTLE_WINDOW_S',
@@ -153,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_S * 1000,
     sessionAbsoluteTimeoutMs: e.SESSION_ABSOLUTE_TIMEOUT_S * 1000,
     sessionCacheMs: e.SESSION_CACHE_MS,
+    screenFailureThreshold: e.SCREEN_FAILURE_THRESHOLD,
     signInThrottle: {
       maxPerAccountIp: e.SIGNIN_MAX_FAILURES_PER_ACCOUNT,
       maxPerIp: e.SIGNIN_MAX_FAILURES_PER_IP,

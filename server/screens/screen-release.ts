@@ -71,11 +71,17 @@ export function lastPublish(events: { version: number; body: ReleaseEvent }[]): 
 /**
  * After `failed` broke in users' browsers (events newest first): the release with it gone. Its audience goes back to
  * the newest version everyone had before that never failed (none left: the screen's first
- * state, shipped file or not published at all).
+ * state, shipped file or not published at all); a failing staged version's brands and groups
+ * go back to the newest good version staged for them, else to what everyone sees.
  */
 export function fallenBack(release: Release, failed: number, events: ReleaseEvent[], first: Release): Release {
   const failures = new Set([failed, ...events.filter((e) => e.action === 'fallback' && e.version !== null).map((e) => e.version!)])
-  const staged = release.staged?.version === failed ? null : release.staged
+  // A failing staged version: its audience goes back to the last good version it was shown, if any (events are newest first).
+  const sameAudience = (a: Audience, b: Audience) => JSON.stringify([[...a.brands].sort(), [...a.groups].sort()]) === JSON.stringify([[...b.brands].sort(), [...b.groups].sort()])
+  const failedStage = release.staged?.version === failed ? release.staged : null
+  const staged = failedStage
+    ? (events.flatMap((e) => [e.after.staged, e.before.staged]).find((s) => s !== null && !failures.has(s.version) && sameAudience(s, failedStage)) ?? null)
+    : release.staged
   if (release.everyone !== failed) return { everyone: release.everyone, staged }
   const candidates = events.flatMap((e) => [e.after.everyone, e.before.everyone])
   const good = candidates.find((v) => v !== null && !failures.has(v)) ?? first.everyone

@@ -294,6 +294,22 @@ describe('security headers', () => {
     })
   })
 
+  it('lets this origin alone frame the studio preview page; every other page, and its data, stay unframeable', async () => {
+    await withBff({}, async (bff) => {
+      const frameAncestors = (res: request.Response) => String(res.headers['content-security-policy']).split(';').map((d) => d.trim()).find((d) => d.startsWith('frame-ancestors'))
+      for (const url of ['/sysmanager/pantallas/vista-previa', '/SYSMANAGER/Pantallas/Vista-Previa/', '/sysmanager/pantallas/vista-previa?x=1']) {
+        const res = await request(bff.app.server).get(url)
+        expect(frameAncestors(res), url).toBe("frame-ancestors 'self'")
+        expect(res.headers['x-frame-options'], url).toBe('SAMEORIGIN')
+      }
+      for (const url of ['/sysmanager/pantallas', '/sysmanager/pantallas/vista-previa/otra', '/bff/admin/screens/preview', '/']) {
+        const res = await request(bff.app.server).get(url)
+        expect(frameAncestors(res), url).toBe("frame-ancestors 'none'")
+        expect(res.headers['x-frame-options'], url).toBe('DENY')
+      }
+    })
+  })
+
   it('leaves the document-only headers off data answers (/api/*, /bff/*) and keeps the rest there', async () => {
     await withBff({ NODE_ENV: 'production' }, async (bff) => {
       const server = bff.app.server

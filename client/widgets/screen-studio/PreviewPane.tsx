@@ -26,7 +26,8 @@ export function PreviewPane({ screen }: { screen: ScreenFile }) {
   const t = useMessages(messages)
   const manifest = useLoadedManifest()
   const frame = useRef<HTMLIFrameElement>(null)
-  const [userId, setUserId] = useState<number | null>(null)
+  // 0: the admin themselves (a dropdown cannot show a null choice as selected).
+  const [userId, setUserId] = useState(0)
   const [ready, setReady] = useState(0)
   const users = useQuery({
     queryKey: ['studio', 'users'],
@@ -49,18 +50,18 @@ export function PreviewPane({ screen }: { screen: ScreenFile }) {
   useEffect(() => {
     if (!ready) return
     const timer = setTimeout(() => {
-      const message: PreviewMessage = { type: PREVIEW_MESSAGE, screen, userId }
+      const message: PreviewMessage = { type: PREVIEW_MESSAGE, screen, userId: userId || null }
       frame.current?.contentWindow?.postMessage(message, window.location.origin)
     }, 300)
     return () => clearTimeout(timer)
   }, [screen, userId, ready])
 
-  const options = [{ value: null, label: t('preview.asMe') }, ...(users.data?.Items ?? []).map((u) => ({ value: u.Id, label: `${[u.Nombre, u.Apellidos].filter(Boolean).join(' ')} · ${u.Email}` }))]
+  const options = [{ value: 0, label: t('preview.asMe') }, ...(users.data?.Items ?? []).map((u) => ({ value: u.Id, label: `${[u.Nombre, u.Apellidos].filter(Boolean).join(' ')} · ${u.Email}` }))]
   return (
     <div className="screen-studio__preview">
       <div className="screen-studio__grid">
         <FieldShell id="preview-as" label={t('preview.as')} hint={t('preview.help')}>
-          <Dropdown inputId="preview-as" value={userId} onChange={(e) => setUserId(e.value as number | null)} options={options} filter filterPlaceholder={t('preview.userSearch')} loading={users.isPending} aria-describedby="preview-as-help" />
+          <Dropdown inputId="preview-as" value={userId} onChange={(e) => setUserId((e.value as number | null) ?? 0)} options={options} filter filterPlaceholder={t('preview.userSearch')} loading={users.isPending} aria-describedby="preview-as-help" />
         </FieldShell>
       </div>
       {src && <iframe ref={frame} src={src} title={t('preview.frame')} className="screen-studio__frame" />}

@@ -29,10 +29,7 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
         <h2 id="studio-list-title" className="screen-studio__heading">
           {t('list.title')}
         </h2>
-        <span className="p-input-icon-left screen-studio__search">
-          <i className="pi pi-search" aria-hidden="true" />
-          <InputText value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('list.search')} aria-label={t('list.search')} />
-        </span>
+        <InputText type="search" className="screen-studio__search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('list.search')} aria-label={t('list.search')} />
         <Button label={t('list.new')} icon="pi pi-plus" onClick={() => onNew()} />
       </div>
       <DataTable
@@ -64,7 +61,7 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
             return <Tag value={badge.label} severity={badge.severity} />
           }}
         />
-        <Column header={t('list.col.version')} body={(s: StudioScreenSummary) => s.version} />
+        <Column header={t('list.col.version')} body={(s: StudioScreenSummary) => (s.version === 0 ? t('status.shipped') : s.version)} />
         <Column header={t('list.col.audience')} body={(s: StudioScreenSummary) => releaseText(s.audience)} />
         <Column
           body={(s: StudioScreenSummary) => <Button icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} tooltip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />}

@@ -64,7 +64,7 @@ export function headerFromField(field: string): string {
 /** What a sample value suggests a column shows. */
 export function formatFromValue(field: string, value: unknown): StudioFormat {
   if (typeof value === 'boolean') return 'boolean'
-  if (typeof value === 'number') return /importe|precio|total|coste|euros?$/i.test(field) ? 'money' : /kwh|consumo|energia/i.test(field) ? 'energy' : Number.isInteger(value) ? 'integer' : 'number'
+  if (typeof value === 'number') return /importe|precio|total|coste|euros?$/i.test(field) ? 'money' : /kwh|consumo/i.test(field) ? 'energy' : Number.isInteger(value) ? 'integer' : 'number'
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return 'date'
   return 'text'
 }

@@ -21,8 +21,9 @@ export function statusBadge(status: string): { label: string; severity: 'success
 /** Who sees which version, in words: «Todos: versión 2 · Marcas grupo: versión 3». */
 export function releaseText(release: ScreenRelease, groupName: (id: number) => string = String): string {
   const parts: string[] = []
-  if (release.everyone !== null) parts.push(`${messageIn(messages, 'audience.everyone')}: ${messageIn(messages, 'editor.version', { n: release.everyone })}`)
-  if (release.staged) parts.push(`${audienceText(release.staged, groupName)}: ${messageIn(messages, 'editor.version', { n: release.staged.version })}`)
+  const version = (n: number) => (n === 0 ? messageIn(messages, 'status.shipped') : messageIn(messages, 'editor.version', { n }))
+  if (release.everyone !== null) parts.push(`${messageIn(messages, 'audience.everyone')}: ${version(release.everyone)}`)
+  if (release.staged) parts.push(`${audienceText(release.staged, groupName)}: ${version(release.staged.version)}`)
   return parts.length ? parts.join(' · ') : messageIn(messages, 'audience.nobody')
 }
 

@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin'
 import helmet, { type HelmetOptions } from 'helmet'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { APP_PAGES } from '../../../schemas/app-pages'
 
 /**
  * The protections, stricter than helmet's defaults: no inline or foreign scripts, no plugins,
- * no <base>, never framed, no referrer outside this origin, HSTS in production. Styles allow
+ * no <base>, never framed (but the studio's preview, by this origin), no referrer outside this origin, HSTS in production. Styles allow
  * 'unsafe-inline' because PrimeReact injects its component styles at run time; scripts do not.
  */
 function helmetOptions(production: boolean): HelmetOptions {
@@ -78,6 +79,18 @@ function dataHeaderValues(documentHeaders: Record<string, string>): Record<strin
 const isDataPath = (url: string) => url.startsWith('/api/') || url.startsWith('/bff/')
 
 /**
+ * The pages the portal draws inside itself (the screen studio's preview, schemas/app-pages.ts):
+ * framed by this origin only. Every other page stays unframeable.
+ */
+const SELF_FRAMED: ReadonlySet<string> = new Set(APP_PAGES.map((p) => p.path.toLowerCase()))
+
+function selfFramedValues(documentHeaders: Record<string, string>): Record<string, string> {
+  return { ...documentHeaders, 'content-security-policy': documentHeaders['content-security-policy']!.replace("frame-ancestors 'none'", "frame-ancestors 'self'"), 'x-frame-options': 'SAMEORIGIN' }
+}
+
+const pathOf = (url: string) => (url.split('?', 1)[0] ?? '').replace(/\/+$/, '').toLowerCase()
+
+/**
  * Security headers on every answer. The first cross-cutting plugin (only the tracing span starts
  * earlier): its hook runs before the others, so every answer carries the protections, the
  * refusals of the hooks after it included (bad request target, foreign host, CSRF, overload).
@@ -86,8 +99,9 @@ export const securityHeadersPlugin = fp<{ production: boolean }>(
   async function securityHeaders(app, opts) {
     const document = securityHeaderValues(opts.production)
     const data = dataHeaderValues(document)
+    const selfFramed = selfFramedValues(document)
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isDataPath(request.url) ? data : document)
+      reply.headers(isDataPath(request.url) ? data : SELF_FRAMED.has(pathOf(request.url)) ? selfFramed : document)
       done()
     })
   },
