@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { ADMIN, AGENTE, brandHosts, MENU_PORT, signIn } from './support'
+import { ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT, signIn, textField } from './support'
 
 /**
  * Issue 15, end to end, in Chromium: an admin builds a «Tarifas de acceso» list over
@@ -147,4 +147,56 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   }).toPass({ timeout: 30_000 })
   await agente.goto(`${HOSTS.grupo}${PATH}`)
   await expect(agente.getByText('Page Not Found')).toBeVisible()
+})
+
+test('an admin adds a field with an options call and a validator to a shipped form; the next user to open it uses them', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const admin = await openAs(browser, ADMIN, HOSTS.verde)
+  await admin.goto(`${HOSTS.verde}/sysmanager/pantallas`)
+  await admin.getByLabel('Buscar pantalla').fill('contrato-alta')
+  await admin.getByRole('row').filter({ hasText: 'contrato-alta' }).getByRole('button', { name: /^Abrir / }).click()
+  await expect(admin.getByRole('heading', { name: /contrato-alta/ })).toBeVisible()
+
+  // The sign-up form is more than a list: it is edited as JSON, checked as it is typed.
+  await admin.getByRole('tab', { name: /JSON/ }).click()
+  const json = admin.getByLabel('JSON de la pantalla')
+  type Form = { type: string; fields: Record<string, unknown>[]; steps: { key: string; fields: string[] }[] }
+  const screen = JSON.parse(await json.inputValue()) as { root: { children: Form[] } }
+  const form = screen.root.children.find((n) => n.type === 'form')!
+  form.fields.push(
+    { name: 'Pagador.Nif', label: { es: 'NIF del pagador', en: 'Payer tax id' }, input: 'text', exclude: true, validator: { endpoint: 'api/validators/nif', param: 'nif', validField: 'Valido', messageField: 'Motivo', normalizedField: 'Normalizado' } },
+    { name: 'Pagador.ProvinciaId', label: { es: 'Provincia del pagador', en: 'Payer province' }, input: 'select', exclude: true, options: { endpoint: 'api/utility/provincias', valueField: 'Id', labelField: 'Nombre', sortByLabel: true } },
+  )
+  form.steps[0]!.fields.push('Pagador.Nif', 'Pagador.ProvinciaId')
+  await json.fill(JSON.stringify(screen, null, 2))
+  await expect(admin.getByText('La pantalla cumple el esquema.')).toBeVisible()
+  await admin.getByRole('button', { name: 'Guardar borrador' }).click()
+  await toast(admin, /Borrador guardado: versión 1/)
+  await admin.getByRole('tab', { name: /Publicar/ }).click()
+  await admin.getByRole('button', { name: 'Publicar', exact: true }).click()
+  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Publicar' }).click()
+  await toast(admin, 'Versión 1 publicada.')
+
+  // agente, signing in afterwards on another brand, gets the new fields in the first step.
+  const agente = await openAs(browser, AGENTE, HOSTS.limpia)
+  await agente.goto(`${HOSTS.limpia}/soluciones/contratos/alta`)
+  const wizard = agente.getByRole('form', { name: 'Alta de contrato' })
+  await expect(wizard.getByRole('heading', { name: /Paso 1 de 6/ })).toBeVisible()
+  // The validator: the catalogue's NIF check, as the holder's NIF has it.
+  await textField(wizard, 'NIF del pagador').fill('12345678A')
+  await expect(wizard.locator('[data-field="Pagador.Nif"]').getByText('La letra del DNI no es correcta (debería ser Z).')).toBeVisible()
+  await textField(wizard, 'NIF del pagador').fill('12345678Z')
+  await expect(wizard.locator('[data-field="Pagador.Nif"]').getByText('Correcto')).toBeVisible()
+  // The options: the provinces, from their catalogued call.
+  await chooseOption(agente, wizard, 'Provincia del pagador', 'Asturias')
+
+  // Rolled back, the shipped form is what the next user gets again.
+  await admin.getByRole('tabpanel').getByRole('button', { name: 'Deshacer la última publicación' }).click()
+  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Deshacer la última publicación' }).click()
+  await toast(admin, 'Publicación deshecha.')
+  await expect(async () => {
+    await agente.goto(`${HOSTS.limpia}/soluciones/contratos/alta`)
+    await expect(wizard.getByRole('heading', { name: /Paso 1 de 6/ })).toBeVisible({ timeout: 5_000 })
+    await expect(wizard.locator('[data-field="Pagador.Nif"]')).toHaveCount(0)
+  }).toPass({ timeout: 30_000 })
 })
