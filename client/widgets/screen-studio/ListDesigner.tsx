@@ -128,6 +128,7 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
               value={link?.path ?? ''}
               onChange={(e) => set({ rowLink: e.value ? rowLinkFor(e.value as string, {}) : null })}
               options={[{ value: '', label: t('design.rowLinkNone') }, ...targets.map((r) => ({ value: r.path, label: `${localized(r.title)} (${r.path})` }))]}
+              placeholder={t('design.rowLinkNone')}
               filter
             />
           </FieldShell>
@@ -151,6 +152,7 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
               value={design.permission ?? ''}
               onChange={(e) => set({ permission: (e.value as string) || null })}
               options={[{ value: '', label: t('design.permissionNone') }, ...(choices.data?.permissions ?? []).map((p) => ({ value: p.code, label: `${p.code} — ${p.name}` }))]}
+              placeholder={t('design.permissionNone')}
               filter
             />
           </FieldShell>
@@ -160,6 +162,7 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
               value={design.menu?.section ?? ''}
               onChange={(e) => set({ menu: e.value ? { section: e.value as string, order: design.menu?.order ?? 500, icon: design.menu?.icon ?? 'pi pi-list' } : null })}
               options={[{ value: '', label: t('design.menuNone') }, ...(choices.data ? menuPlaces(choices.data.menu).map((p) => ({ value: p.key, label: p.label })) : [])]}
+              placeholder={t('design.menuNone')}
             />
           </FieldShell>
           {design.menu && (

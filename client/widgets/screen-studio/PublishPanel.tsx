@@ -108,12 +108,12 @@ export function PublishPanel({ id, state, dirty }: { id: string; state: StudioSc
           </div>
           {who === 'brands' && (
             <FieldShell id="publish-brands" label={t('publish.pickBrands')}>
-              <MultiSelect inputId="publish-brands" value={brands} onChange={(e) => setBrands(e.value as string[])} options={(choices.data?.brands ?? []).map((b) => ({ value: b.key, label: `${b.name} (${b.key})` }))} display="chip" />
+              <MultiSelect inputId="publish-brands" value={brands} onChange={(e) => setBrands(e.value as string[])} options={(choices.data?.brands ?? []).map((b) => ({ value: b.key, label: `${b.name} (${b.key})` }))} display="chip" placeholder={t('publish.pickBrands')} />
             </FieldShell>
           )}
           {who === 'groups' && (
             <FieldShell id="publish-groups" label={t('publish.pickGroups')}>
-              <MultiSelect inputId="publish-groups" value={groupIds} onChange={(e) => setGroupIds(e.value as number[])} options={(groups.data ?? []).map((g) => ({ value: g.Id, label: g.Nombre }))} display="chip" filter />
+              <MultiSelect inputId="publish-groups" value={groupIds} onChange={(e) => setGroupIds(e.value as number[])} options={(groups.data ?? []).map((g) => ({ value: g.Id, label: g.Nombre }))} display="chip" filter placeholder={t('publish.pickGroups')} />
             </FieldShell>
           )}
           <p className="screen-studio__help">{t('publish.help')}</p>

@@ -1,0 +1,47 @@
+import { chromium } from 'playwright'
+const base = 'http://localhost:3100'
+const dark = process.env.DARK === '1'
+const en = process.env.EN === '1'
+const tag = `${en ? '-en' : ''}${dark ? '-dark' : ''}`
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] })
+const ctx = await b.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: dark ? 'dark' : 'light' })
+const p = await ctx.newPage()
+p.on('pageerror', (e) => console.log('PAGEERROR', e.message))
+try {
+  await p.goto(`${base}/auth/login`)
+  await p.getByLabel('Correo electrónico').fill('admin@portal.test')
+  await p.getByLabel('Contraseña', { exact: true }).fill('Portal-Admin-2026!')
+  await p.getByRole('button', { name: 'Entrar' }).click()
+  await p.waitForURL((u) => !u.pathname.startsWith('/auth'))
+  if (en) await p.getByRole('button', { name: 'EN', exact: true }).click()
+  await p.goto(`${base}/sysmanager/pantallas`)
+  await p.waitForTimeout(1200)
+  await p.screenshot({ path: `/tmp/shots/studio-list${tag}.png` })
+  const id = `tarifas${tag}-b`
+  await p.getByRole('button', { name: en ? 'New screen' : 'Nueva pantalla' }).click()
+  await p.locator('.p-dropdown:has(#studio-call)').click()
+  await p.locator('.p-dropdown-filter').fill('tarifas')
+  await p.getByRole('option', { name: /api\/utility\/tarifas$/ }).click()
+  await p.locator('#studio-id').fill(id)
+  await p.locator('#studio-path').fill(`/utilidades/${id}`)
+  await p.locator('#studio-title-es').fill('Tarifas de acceso')
+  await p.locator('#studio-title-en').fill('Access tariffs')
+  await p.getByRole('button', { name: en ? 'Create draft' : 'Crear borrador' }).click()
+  await p.waitForURL(/pantalla=/)
+  await p.waitForTimeout(1500)
+  await p.screenshot({ path: `/tmp/shots/studio-design${tag}.png`, fullPage: true })
+  await p.getByRole('tab', { name: en ? /Preview/ : /Vista previa/ }).click()
+  await p.locator('.p-dropdown:has(#preview-as)').click()
+  await p.locator('.p-dropdown-filter').fill('agente')
+  await p.getByRole('option', { name: /agente@portal\.test/ }).click()
+  await p.waitForTimeout(3000)
+  await p.screenshot({ path: `/tmp/shots/studio-preview${tag}.png` })
+  await p.getByRole('tab', { name: en ? /Publish/ : /Publicar/ }).click()
+  await p.getByText(en ? 'These brands only' : 'Solo estas marcas').click()
+  await p.waitForTimeout(500)
+  await p.screenshot({ path: `/tmp/shots/studio-publish${tag}.png` })
+  await p.getByRole('tab', { name: en ? /Texts/ : /Textos/ }).click()
+  await p.waitForTimeout(500)
+  await p.screenshot({ path: `/tmp/shots/studio-texts${tag}.png` })
+} catch (e) { console.log('FAILED', e.message.split('\n')[0]); await p.screenshot({ path: '/tmp/shots/fail.png' }) }
+await b.close()
