@@ -26,7 +26,7 @@ describe('column tweaks over a whole screen', () => {
     expect(fields(saved).slice(0, 3)).toEqual(['Titular:Cliente', 'CodigoContrato:Código', 'Nif:NIF/CIF'])
     expect(fields(saved).some((f) => f.startsWith('Cups:'))).toBe(false)
     // the other column properties come along
-    expect(tablesIn(saved).get('contratos')!.columns[1]).toMatchObject({ field: 'CodigoContrato', sortable: true, filter: { type: 'text' } })
+    expect(tablesIn(saved).get('contratos')!.columns[1]).toMatchObject({ field: 'CodigoContrato', sortable: true, filter: { input: 'text' } })
     expect(tweaksOf(tables, saved)).toEqual(tweaks)
     // and a hidden column comes back with its shipped definition
     const shownAgain = screenWith(saved, shipped, { tables: {} })

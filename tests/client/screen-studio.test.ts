@@ -111,7 +111,8 @@ describe('screen studio: texts side by side', () => {
     expect(schemaProblem(screenOfDesign(design))).toBeNull()
     const broken = structuredClone(screenOfDesign(design)) as unknown as { root: { children: { dataKey?: unknown }[] } }
     delete broken.root.children[0]!.dataKey
-    expect(schemaProblem(broken)?.path).toMatch(/^\/root/)
+    // The BFF's own wording: Spanish, naming the node and the missing field.
+    expect(schemaProblem(broken)).toMatch(/^\/root\/children\/0: .*dataKey/)
   })
 })
 

@@ -5,6 +5,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Manifest, RouteDef } from '../../schemas/manifest'
 import type { MenuDefinition, MenuFrame, ResolvedMenuEntry } from '../../schemas/menu'
+import { APP_PAGES } from '../../schemas/app-pages'
 import { PUBLIC_PAGES } from '../../schemas/public-pages'
 import type { ScreenFile } from '../../schemas/screen'
 import { visitValues } from '../../schemas/screen-walk'
@@ -20,19 +21,30 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page. */
+const ADDED_SINCE = {
+  routes: [
+    { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
+    ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
+  ] as RouteDef[],
+  menuEntry: { key: 'pantallas', label: { es: 'Pantallas', en: 'Screens' }, icon: 'pi pi-objects-column', to: '/sysmanager/pantallas' },
+}
 const byPath = (routes: RouteDef[]) => [...routes].sort((a, b) => (a.path.toLowerCase() < b.path.toLowerCase() ? -1 : 1))
 
 describe('the manifest derived from the screen files', () => {
-  it('has exactly the route table routes.json had (the order aside: now public pages, then by path)', () => {
-    const before = fixture<RouteDef[]>('routes.before-screens.json')
+  it('has exactly the route table routes.json had (the order aside: now public pages, then by path), plus the routes added since', () => {
+    const before = [...fixture<RouteDef[]>('routes.before-screens.json'), ...ADDED_SINCE.routes]
     const derived = loadRoutes()
     expect(byPath(derived)).toStrictEqual(byPath(before))
     // Field for field in the same order, as the client and the menu manager saw them.
     expect(JSON.stringify(byPath(derived))).toBe(JSON.stringify(byPath(before)))
   })
 
-  it('has exactly the default menu default-menu.json had: same keys, order, fields and texts', () => {
+  it('has exactly the default menu default-menu.json had: same keys, order, fields and texts, plus the entries added since', () => {
     const before = fixture<MenuDefinition>('default-menu.before-screens.json')
+    // The screen studio joins the system's user tools, after the menu manager.
+    const group = (before.sections.find((s) => s.key === 'sysmanager')!.items as MenuDefinition['sections']).find((e) => e.key === 'sysmanager-usuarios')!
+    group.items = [...(group.items ?? []), ADDED_SINCE.menuEntry]
     expect(loadDefaultMenu()).toStrictEqual(before)
     expect(JSON.stringify(loadDefaultMenu())).toBe(JSON.stringify(before))
   })

@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { APP_PAGES, isAppPage } from '../../schemas/app-pages'
 import type { ScreenFile, ScreenNode } from '../../schemas/screen'
 import { loadRoutes } from '../../server/manifest/manifest-data'
 import { visitNodes, visitValues } from '../../schemas/screen-walk'
@@ -73,7 +74,10 @@ describe('screen files', () => {
   })
 
   it('exist for every signed-in route (spec §2)', () => {
-    const routes = loadRoutes().filter((r) => !r.public)
+    // The app pages (schemas/app-pages.ts) are client code, like the public ones: every other signed-in route is a screen file's.
+    const all = loadRoutes().filter((r) => !r.public)
+    expect(all.filter((r) => isAppPage(r.screen)).map((r) => r.path)).toEqual(APP_PAGES.map((p) => p.path))
+    const routes = all.filter((r) => !isAppPage(r.screen))
     expect(routes.filter((r) => !screens.has(r.screen)).map((r) => `${r.path} → ${r.screen}`)).toEqual([])
     for (const r of routes) expect(screens.get(r.screen)!.id).toBe(r.screen)
   })

@@ -30,7 +30,7 @@ export function JsonEditor({ screen, onChange }: { screen: ScreenFile; onChange:
       return setProblem(t('json.parse', { error: (err as Error).message }))
     }
     const found = schemaProblem(parsed)
-    if (found) return setProblem(t('json.schema', { path: found.path || '/', error: found.message }))
+    if (found) return setProblem(t('json.schema', { error: found }))
     setProblem(null)
     onChange(parsed as ScreenFile)
   }

@@ -17,7 +17,7 @@ export interface ListDesign {
   paged: boolean
   dataKey: string
   columns: ColumnDesign[]
-  /** Where a row leads: a route path with row fields in its parameters, `/usuarios/{row.Id}`. */
+  /** Where a row leads: a route path with row fields in its parameters (`{row.Id}` for a `{id}`). */
   rowLink: string | null
 }
 
@@ -169,7 +169,7 @@ export function designOfScreen(screen: ScreenFile): ListDesign | null {
   }
 }
 
-/** A row link for a route: each `{param}` of its path filled with a row field, `/usuarios/{row.Id}`. */
+/** A row link for a route: each `{param}` of its path filled with a row field (`{row.Id}`). */
 export function rowLinkFor(routePath: string, fields: Record<string, string>): string {
   return routePath.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => `{row.${fields[name] ?? name}}`)
 }

@@ -128,7 +128,7 @@ export const messages = defineMessages({
     'json.help': 'El fichero completo de la pantalla. Se comprueba mientras escribes; al guardar, el servidor lo comprueba también contra el catálogo de llamadas.',
     'json.label': 'JSON de la pantalla',
     'json.parse': 'JSON mal formado: {error}',
-    'json.schema': 'En {path}: {error}',
+    'json.schema': 'No cumple el esquema: {error}',
     'json.ok': 'La pantalla cumple el esquema.',
     'json.apply': 'Aplicar al diseño',
 
@@ -308,7 +308,7 @@ export const messages = defineMessages({
     'json.help': 'The whole screen file. Checked as you type; on save the server checks it against the call catalogue too.',
     'json.label': 'Screen JSON',
     'json.parse': 'Malformed JSON: {error}',
-    'json.schema': 'At {path}: {error}',
+    'json.schema': 'Does not match the schema: {error}',
     'json.ok': 'The screen matches the schema.',
     'json.apply': 'Apply to the design',
 
