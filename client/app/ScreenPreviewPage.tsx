@@ -1,11 +1,13 @@
 import { useMutation } from '@tanstack/react-query'
 import { Message } from 'primereact/message'
 import { useEffect, useRef } from 'react'
+import { Link } from 'react-router-dom'
 import type { ScreenFile } from '../../schemas/screen'
 import { setReadOnly } from '../api/client'
 import { errorText } from '../api/errors'
 import { useLoadedManifest } from '../api/manifest'
 import { screenAdmin, type PreviewAnswer } from '../api/screen-admin'
+import { screenPath } from '../api/screen-path'
 import { localized, messageIn, useMessages } from '../i18n/i18n'
 import { RenderContext } from '../renderer/context'
 import { preloadScreenCode } from '../renderer/registry'
@@ -24,6 +26,7 @@ const PREVIEW_CALL = '/bff/admin/screens/preview'
  */
 export function ScreenPreviewPage() {
   const t = useMessages(messages)
+  const manifest = useLoadedManifest()
   const latest = useRef(0)
   const preview = useMutation({
     mutationFn: async ({ screen, userId, n }: { screen: unknown; userId: number | null; n: number }) => {
@@ -49,11 +52,20 @@ export function ScreenPreviewPage() {
   }, [mutate])
 
   const shown: PreviewAnswer | undefined = preview.data?.answer
+  const studio = screenPath(manifest.routes, 'pantallas')
+  // Opened on its own rather than inside the studio: say what it is and where it is used.
+  const alone = window.parent === window
   return (
     <main className="screen-preview" aria-live="polite">
+      <h1 className="screen-preview__title">{t('preview.title')}</h1>
+      {alone && (
+        <p className="screen-preview__who">
+          {t('preview.alone')} {studio && <Link to={studio}>{t('preview.openStudio')}</Link>}
+        </p>
+      )}
       <Message severity="info" text={t('preview.readOnly')} className="screen-preview__note" />
       {preview.isError && <Message severity="error" text={t('preview.error', { error: errorText(preview.error) })} className="screen-preview__note" />}
-      {!shown && !preview.isError && <p className="empty-state">{t('preview.waiting')}</p>}
+      {!shown && !preview.isError && !alone && <p className="empty-state">{t('preview.waiting')}</p>}
       {shown && <PreviewBody answer={shown} />}
     </main>
   )

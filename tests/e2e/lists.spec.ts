@@ -17,7 +17,7 @@ interface ListCase {
 const LISTS: ListCase[] = [
   { path: '/soluciones/contratos/listado', table: 'contratos', sortHeader: 'Titular', filterLabel: 'Titular', filterValue: 'garcia', exportable: true },
   { path: '/soluciones/facturas', table: 'facturas', sortHeader: 'Importe', filterLabel: 'Titular', filterValue: 'lopez', exportable: true },
-  { path: '/soluciones/renovaciones', table: 'renovaciones', sortHeader: 'Titular', filterLabel: 'Titular', filterValue: 'a', exportable: true },
+  { path: '/soluciones/renovaciones', table: 'renovaciones', sortHeader: 'Titular', filterLabel: 'Titular', filterValue: 'garcia', exportable: true },
   { path: '/agentes/listado', table: 'agentes', sortHeader: 'Nombre', filterLabel: 'Nombre', filterValue: 'asesoria', exportable: true },
   { path: '/usuarios/listado', table: 'usuarios', sortHeader: 'Nombre', filterLabel: 'Apellidos', filterValue: 'garcia', exportable: false },
   { path: '/sysmanager/apiuser', table: 'api-usuarios', sortHeader: 'Contacto', filterLabel: 'Nombre', filterValue: 'partner', exportable: false },
