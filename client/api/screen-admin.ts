@@ -38,6 +38,8 @@ export interface StudioScreenSummary {
   audience: ScreenRelease
   shipped: boolean
   fallback: ScreenFallback | null
+  /** The ids of its tables. */
+  tables: string[]
 }
 
 export interface StudioChange {
@@ -88,7 +90,8 @@ const at = (id: string) => `/bff/admin/screens/${encodeURIComponent(id)}`
 
 export const screenAdmin = {
   list: () => api.get<StudioScreenSummary[]>('/bff/admin/screens'),
-  state: (id: string) => api.get<StudioScreenState>(at(id)),
+  /** The latest version, or the one asked for (0: the shipped file). */
+  state: (id: string, version?: number) => api.get<StudioScreenState>(at(id), version === undefined ? undefined : { params: { version } }),
   create: (screen: unknown) => api.post<{ id: string; version: number }>('/bff/admin/screens', { screen }),
   save: (id: string, screen: unknown, expectedVersion?: number) => api.put<{ id: string; version: number; changes: StudioChange[] }>(at(id), { screen, ...(expectedVersion === undefined ? {} : { expectedVersion }) }),
   publish: (id: string, version?: number, audience?: ScreenAudience) =>

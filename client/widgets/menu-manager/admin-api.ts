@@ -3,6 +3,7 @@ import type { LocalizedText } from '../../../schemas/i18n'
 import type { MenuDefinition, ResolvedMenuEntry } from '../../../schemas/menu'
 import type { ScreenFile, Text } from '../../../schemas/screen'
 import { api, ApiError } from '../../api/client'
+import { screenAdmin as studio } from '../../api/screen-admin'
 import { messageIn } from '../../i18n/i18n'
 import { intlLocale } from '../../ui/format'
 import { shippedTables, tweaksOf, type ColumnTweaks, type ShippedTable } from './columns-model'
@@ -59,14 +60,6 @@ export interface ScreenSummary {
   tables: string[]
 }
 
-/** A version of a screen as the studio's server gives it. */
-interface StudioScreen {
-  screen: ScreenFile
-  version: number
-  author: Author | null
-  updatedAt: number | null
-}
-
 /** What the column editor works on: the screen's latest version, its shipped tables, and the columns' tweaks between the two. */
 export interface ScreenState {
   id: string
@@ -100,34 +93,26 @@ export const menuAdmin = {
     api.post<{ version: number; menu: MenuDefinition; changes: Change[] }>('/bff/admin/menu/rollback', { version, expectedVersion }, q(brand)),
 }
 
-const screenPath = (id: string) => `/bff/admin/screens/${encodeURIComponent(id)}`
-
-/** A version of a screen (default: the latest). */
-const screenAt = (id: string, version?: number) => api.get<StudioScreen>(screenPath(id), version === undefined ? undefined : { params: { version } })
-
 /**
- * The column editor on the screen studio's contract: an edit of the columns is a new version of
- * the whole shipped screen, saved then published to everyone at once.
+ * The column editor on the screen studio's contract (client/api/screen-admin.ts): an edit of the
+ * columns is a new version of the whole shipped screen, saved then published to everyone at once.
  */
 export const screenAdmin = {
-  list: () => api.get<ScreenSummary[]>('/bff/admin/screens'),
+  list: async (): Promise<ScreenSummary[]> => (await studio.list()).map((s) => ({ id: s.id, title: s.title, path: s.path, version: s.version, shipped: s.shipped, tables: s.tables })),
   state: async (id: string): Promise<ScreenState> => {
-    const [latest, factory] = await Promise.all([screenAt(id), screenAt(id, 0)])
+    const [latest, factory] = await Promise.all([studio.state(id), studio.state(id, 0)])
     const tables = shippedTables(factory.screen)
     return { id, title: latest.screen.title, version: latest.version, author: latest.author, updatedAt: latest.updatedAt, screen: latest.screen, shipped: factory.screen, overlay: tweaksOf(tables, latest.screen), tables }
   },
   /** Saves `screen` as the next version after `expectedVersion` and publishes it to everyone. */
   saveAndPublish: async (id: string, expectedVersion: number, screen: ScreenFile) => {
-    const saved = await api.put<{ version: number; changes: Change[] }>(screenPath(id), { screen, expectedVersion })
-    await api.post(`${screenPath(id)}/publish`, { version: saved.version })
+    const saved = await studio.save(id, screen, expectedVersion)
+    await studio.publish(id, saved.version)
     return saved
   },
   /** A version's screen, for a rollback saved as a new version with its content. */
-  at: async (id: string, version: number) => (await screenAt(id, version)).screen,
-  history: async (id: string): Promise<HistoryEntry[]> => {
-    const res = await api.get<{ versions: Omit<HistoryEntry, 'restoredFrom'>[] }>(`${screenPath(id)}/history`)
-    return res.versions.map((v) => ({ ...v, restoredFrom: null }))
-  },
+  at: async (id: string, version: number) => (await studio.state(id, version)).screen,
+  history: async (id: string): Promise<HistoryEntry[]> => (await studio.history(id)).versions.map((v) => ({ ...v, restoredFrom: null })),
 }
 
 /** Short date and time in the current language: 21/11/26, 10:32 (ES), 11/21/26, 10:32 AM (EN). */
