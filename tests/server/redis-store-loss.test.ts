@@ -103,7 +103,8 @@ describe('with REDIS_URL, the BFF keeps sessions and menus in Redis and survives
       up = true
       await expect.poll(async () => (await request(late!.app.server).get('/readyz')).status, { timeout: 10_000, interval: 100 }).toBe(200)
       const cookie = sessionCookie((await request(late.app.server).post('/bff/auth/login').set('X-CSRF', '1').send(ADMIN).expect(200)).headers['set-cookie'])
-      // Both instances share the one Redis.
+      // Both instances share the one Redis (the first one lost it too: once it is back for it).
+      await expect.poll(ready, { timeout: 10_000, interval: 100 }).toBe(200)
       await request(server()).get('/bff/auth/session').set('Cookie', cookie).expect(200)
     } finally {
       if (!up) await redis.start()
