@@ -32,9 +32,11 @@ export default defineConfig({
   projects: [
     { name: 'portal', testIgnore: /(menu-manager|screen-studio|log-scan)\.spec\.ts$/ },
     // Menu, column and screen changes reach every user: these suites get a portal of their own so the others never see them.
-    { name: 'menu-manager', testMatch: /(menu-manager|screen-studio)\.spec\.ts$/, use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
+    { name: 'menu-manager', testMatch: /menu-manager\.spec\.ts$/, use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
+    // The studio publishes a screen into the group brand's menu: after the menu manager's suite, which asserts that menu, on the same portal.
+    { name: 'screen-studio', testMatch: /screen-studio\.spec\.ts$/, dependencies: ['menu-manager'], use: { baseURL: `http://localhost:${E2E_PORT + 1}` } },
     // Last: reads what both portals logged during the whole run.
-    { name: 'log-scan', testMatch: /log-scan\.spec\.ts$/, dependencies: ['portal', 'menu-manager'] },
+    { name: 'log-scan', testMatch: /log-scan\.spec\.ts$/, dependencies: ['portal', 'menu-manager', 'screen-studio'] },
   ],
   // Started one after the other: the second reuses the first one's client build.
   webServer: [

@@ -7,7 +7,8 @@ import { ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT, signIn, textField }
  * the group brand only; agente uses it there and never sees it on the other brands; a version
  * that breaks in the browser falls back by itself; rollback removes the screen. No file of the
  * repository changes: everything goes through the studio. Runs on the admin-changes portal
- * (MENU_PORT), whose changes no other suite sees.
+ * (MENU_PORT), whose changes no other suite sees, after the menu manager's suite (it asserts the
+ * group brand's menu, which this suite changes).
  */
 test.describe.configure({ mode: 'serial' })
 
@@ -27,6 +28,18 @@ async function pick(page: Page, inputId: string, option: RegExp | string, search
   await page.locator(`.p-dropdown:has(#${inputId})`).click()
   if (search) await page.locator('.p-dropdown-filter').fill(search)
   await page.getByRole('option', { name: option }).first().click()
+}
+
+/** Publishes the latest version to the group brand only, from the studio's Publicar tab. */
+async function publishToGroupBrand(admin: Page, version: number) {
+  await admin.getByRole('tab', { name: /Publicar/ }).click()
+  await admin.getByText('Solo estas marcas').click()
+  await admin.locator('.p-multiselect:has(#publish-brands)').click()
+  await admin.getByRole('option', { name: /grupo/ }).click()
+  await admin.keyboard.press('Escape')
+  await admin.getByRole('button', { name: 'Publicar', exact: true }).click()
+  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Publicar' }).click()
+  await toast(admin, `Versión ${version} publicada.`)
 }
 
 const toast = (page: Page, text: RegExp | string) => expect(page.locator('.p-toast-message').filter({ hasText: text }).first()).toBeVisible()
@@ -69,14 +82,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await expect(agente.getByText('Page Not Found')).toBeVisible()
 
   // Publish to the group brand only.
-  await admin.getByRole('tab', { name: /Publicar/ }).click()
-  await admin.getByText('Solo estas marcas').click()
-  await admin.locator('.p-multiselect:has(#publish-brands)').click()
-  await admin.getByRole('option', { name: /grupo/ }).click()
-  await admin.keyboard.press('Escape')
-  await admin.getByRole('button', { name: 'Publicar', exact: true }).click()
-  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Publicar' }).click()
-  await toast(admin, 'Versión 2 publicada.')
+  await publishToGroupBrand(admin, 2)
 
   // agente uses it on the group brand: in the menu, with the rows, and the English header in English.
   await agente.goto(`${HOSTS.grupo}/`)
@@ -103,14 +109,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await expect(admin.getByText('La pantalla cumple el esquema.')).toBeVisible()
   await admin.getByRole('button', { name: 'Guardar borrador' }).click()
   await toast(admin, /Borrador guardado: versión 3/)
-  await admin.getByRole('tab', { name: /Publicar/ }).click()
-  await admin.getByText('Solo estas marcas').click()
-  await admin.locator('.p-multiselect:has(#publish-brands)').click()
-  await admin.getByRole('option', { name: /grupo/ }).click()
-  await admin.keyboard.press('Escape')
-  await admin.getByRole('button', { name: 'Publicar', exact: true }).click()
-  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Publicar' }).click()
-  await toast(admin, 'Versión 3 publicada.')
+  await publishToGroupBrand(admin, 3)
 
   // agente's browser fails to draw version 3 and says so; the BFF falls back for everyone (this
   // portal falls back on the first report: SCREEN_FAILURE_THRESHOLD=1).
