@@ -1,3 +1,5 @@
+import { loadCallIndex } from './call-catalogue'
+
 /**
  * The one api client. Same-origin calls to the BFF (`/bff/*`) and the proxied upstream
  * (`/api/*`): always `X-CSRF: 1`, GET retried once on transient statuses (spec §9), mutations
@@ -78,7 +80,6 @@ export function setReadOnly(mode: typeof readOnly): void {
 async function refusedReadOnly(method: string, path: string): Promise<boolean> {
   if (!readOnly || method === 'GET' || method === 'HEAD' || readOnly.allows(method, path)) return false
   if (!/^\/?api\//.test(path)) return true
-  const { loadCallIndex } = await import('./call-catalogue')
   const call = (await loadCallIndex())?.find(method, path.replace(/^\//, ''))?.call
   return call?.effect !== 'read'
 }

@@ -4,6 +4,24 @@ import { CLOSED, Day, Instant, Nullable, PorPeriodo } from './common'
 /** Contracts and clients (spec §7 Contracts, Clients). */
 
 /** A row of `GET api/contract` (paged, spec §7). */
+/** A holder's identity and address, as both a contract's `Cliente` and a client's own answer carry them. */
+const ClientFields = {
+    Id: Type.Integer(),
+    Tipo: Type.Enum(['fisica', 'juridica']),
+    Nif: Type.String(),
+    Nombre: Nullable(Type.String()),
+    Apellido1: Nullable(Type.String()),
+    Apellido2: Nullable(Type.String()),
+    RazonSocial: Nullable(Type.String()),
+    FormaJuridica: Nullable(Type.String()),
+    NombreCompleto: Type.String(),
+    Email: Nullable(Type.String()),
+    Telefono: Nullable(Type.String()),
+    Direccion: Type.String(),
+    CodigoPostal: Type.String(),
+    Municipio: Type.String(),
+}
+
 export const ContractRow = Type.Object(
   {
     Id: Type.Integer(),
@@ -100,20 +118,7 @@ export const ContractDetail = Type.Object(
     ),
     Cliente: Type.Object(
       {
-        Id: Type.Integer(),
-        Tipo: Type.Enum(['fisica', 'juridica']),
-        Nif: Type.String(),
-        Nombre: Nullable(Type.String()),
-        Apellido1: Nullable(Type.String()),
-        Apellido2: Nullable(Type.String()),
-        RazonSocial: Nullable(Type.String()),
-        FormaJuridica: Nullable(Type.String()),
-        NombreCompleto: Type.String(),
-        Email: Nullable(Type.String()),
-        Telefono: Nullable(Type.String()),
-        Direccion: Type.String(),
-        CodigoPostal: Type.String(),
-        Municipio: Type.String(),
+        ...ClientFields,
         Provincia: Nullable(Provincia),
         Iban: Nullable(Type.String()),
         FechaAlta: Day,
@@ -242,20 +247,7 @@ export type Penalty = Type.Static<typeof Penalty>
 /** `GET api/client?identificador=` and `GET api/client-id?id=`: a client with its supply points and contracts. */
 export const Client = Type.Object(
   {
-    Id: Type.Integer(),
-    Tipo: Type.Enum(['fisica', 'juridica']),
-    Nif: Type.String(),
-    Nombre: Nullable(Type.String()),
-    Apellido1: Nullable(Type.String()),
-    Apellido2: Nullable(Type.String()),
-    RazonSocial: Nullable(Type.String()),
-    FormaJuridica: Nullable(Type.String()),
-    NombreCompleto: Type.String(),
-    Email: Nullable(Type.String()),
-    Telefono: Nullable(Type.String()),
-    Direccion: Type.String(),
-    CodigoPostal: Type.String(),
-    Municipio: Type.String(),
+    ...ClientFields,
     ProvinciaId: Nullable(Type.Integer()),
     Provincia: Nullable(Type.String()),
     Iban: Nullable(Type.String()),

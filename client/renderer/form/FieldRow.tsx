@@ -1,28 +1,13 @@
-import type { Field } from '../../../schemas/screen'
-import type { CallerText } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { describedBy as describe } from '../../ui/described-by'
 import { FieldShell } from '../../ui/FieldShell'
-import type { TemplateContext } from '../template'
 import { FieldInput } from './FieldInput'
 import { messages } from './messages'
-import { useFieldController } from './use-field-controller'
+import { useFieldController, type FieldControllerProps } from './use-field-controller'
 
-export interface FieldRowProps {
+export interface FieldRowProps extends FieldControllerProps {
   formId: string
-  field: Field
-  value: unknown
-  error: string | undefined
-  ctx: TemplateContext
-  /** The form's explicit toast area, if any; `lastArea` only where the endpoint catalogue names none either. */
-  area: CallerText | undefined
-  lastArea: string
-  onChange: (v: unknown) => void
   onBlur: () => void
-  /** The server validator says the value is wrong (message) or right (null): blocks submit while wrong. */
-  onServerResult: (message: string | null) => void
-  /** A lookup found a record: fill these fields. */
-  onFill: (values: Record<string, unknown>) => void
 }
 
 /** One field: label, input and the notes of its controller (rules, server validator, lookup, check). */

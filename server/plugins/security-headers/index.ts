@@ -88,7 +88,13 @@ function selfFramedValues(documentHeaders: Record<string, string>): Record<strin
   return { ...documentHeaders, 'content-security-policy': documentHeaders['content-security-policy']!.replace("frame-ancestors 'none'", "frame-ancestors 'self'"), 'x-frame-options': 'SAMEORIGIN' }
 }
 
-const pathOf = (url: string) => (url.split('?', 1)[0] ?? '').replace(/\/+$/, '').toLowerCase()
+/** Whether a request is for a self-framed page; the cheap length test first, as this runs on every request. */
+const SELF_FRAMED_MAX = Math.max(...[...SELF_FRAMED].map((p) => p.length))
+function isSelfFramed(url: string): boolean {
+  if (url.length < 2 || url.startsWith('/api/') || url.startsWith('/bff/')) return false
+  const path = (url.split('?', 1)[0] ?? '').replace(/\/+$/, '')
+  return path.length <= SELF_FRAMED_MAX && SELF_FRAMED.has(path.toLowerCase())
+}
 
 /**
  * Security headers on every answer. The first cross-cutting plugin (only the tracing span starts
@@ -101,7 +107,7 @@ export const securityHeadersPlugin = fp<{ production: boolean }>(
     const data = dataHeaderValues(document)
     const selfFramed = selfFramedValues(document)
     app.addHook('onRequest', (request, reply, done) => {
-      reply.headers(isDataPath(request.url) ? data : SELF_FRAMED.has(pathOf(request.url)) ? selfFramed : document)
+      reply.headers(isDataPath(request.url) ? data : isSelfFramed(request.url) ? selfFramed : document)
       done()
     })
   },
