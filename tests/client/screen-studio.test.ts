@@ -2,18 +2,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Compile } from 'typebox/compile'
 import { Screen, type ScreenFile } from '../../schemas/screen'
 import { api, ApiError, setReadOnly } from '../../client/api/client'
-import { designOfScreen, formatFromValue, headerFromField, proposeColumns, proposeDataKey, routeOfRowLink, rowLinkFor, screenOfDesign, type ListDesign } from '../../client/widgets/screen-studio/list-design'
+import { designOfScreen, formatFromValue, headerFromField, proposeColumns, proposeDataKey, routeOfRowLink, rowLinkFor, screenOfDesign, withDesign, type ListDesign, type ScreenFrame } from '../../client/widgets/screen-studio/list-design'
 import { missingEnglish, screenTexts, withText } from '../../client/widgets/screen-studio/screen-texts'
 import { schemaProblem } from '../../client/widgets/screen-studio/schema-check'
 
 const checkScreen = Compile(Screen)
 
-const design: ListDesign = {
+const frame: ScreenFrame = {
   id: 'tarifas-acceso',
   title: { es: 'Tarifas de acceso', en: 'Access tariffs' },
-  path: '/utilidades/tarifas',
-  permission: null,
-  menu: { section: 'utilidades', order: 40, icon: 'pi pi-bolt' },
+  routes: [{ path: '/utilidades/tarifas' }],
+  menu: { section: 'utilidades', key: 'tarifas-acceso', order: 40, icon: 'pi pi-bolt' },
+}
+
+const design: ListDesign = {
   endpoint: 'api/utility/tarifas',
   paged: false,
   dataKey: 'Codigo',
@@ -37,7 +39,7 @@ const design: ListDesign = {
 
 describe('screen studio: the list design ↔ a screen file', () => {
   it('a design becomes a valid screen file (schema of the current version) and comes back unchanged', () => {
-    const screen = screenOfDesign(design)
+    const screen = screenOfDesign(frame, design)
     expect(checkScreen.Check(screen), JSON.stringify(checkScreen.Errors(screen).slice(0, 3))).toBe(true)
     expect(screen.routes).toEqual([{ path: '/utilidades/tarifas' }])
     expect(screen.menu).toEqual({ section: 'utilidades', key: 'tarifas-acceso', order: 40, icon: 'pi pi-bolt' })
@@ -45,7 +47,7 @@ describe('screen studio: the list design ↔ a screen file', () => {
   })
 
   it('a badge column filters by its values; numbers align right; a row link leads to a route with row fields in its parameters', () => {
-    const screen = screenOfDesign({ ...design, rowLink: rowLinkFor('/soluciones/contratos/{referencia}', { referencia: 'Codigo' }) })
+    const screen = screenOfDesign(frame, { ...design, rowLink: rowLinkFor('/soluciones/contratos/{referencia}', { referencia: 'Codigo' }) })
     const table = screen.root.type === 'page' ? screen.root.children[0] : undefined
     if (table?.type !== 'table') throw new Error('no table')
     const tipo = table.columns.find((c) => c.field === 'Tipo')!
@@ -63,15 +65,19 @@ describe('screen studio: the list design ↔ a screen file', () => {
   })
 
   it('a screen the structured editor cannot hold whole is left to JSON (nothing would be lost on the way back)', () => {
-    const base = screenOfDesign(design)
+    const base = screenOfDesign(frame, design)
     const withActions = structuredClone(base) as ScreenFile & { root: { actions?: unknown[] } }
     withActions.root.actions = [{ id: 'nuevo', label: 'Nuevo', kind: 'navigate', to: '/x' }]
     expect(designOfScreen(withActions)).toBeNull()
     const withWidth = structuredClone(base)
     if (withWidth.root.type === 'page' && withWidth.root.children[0]!.type === 'table') withWidth.root.children[0]!.columns[0]!.width = '8rem'
     expect(designOfScreen(withWidth)).toBeNull()
-    const twoRoutes = { ...structuredClone(base), routes: [{ path: '/a' }, { path: '/b' }] }
-    expect(designOfScreen(twoRoutes)).toBeNull()
+    // The route and menu are not the body's: a screen with two routes keeps them through a design edit.
+    const twoRoutes = { ...structuredClone(base), routes: [{ path: '/a' }, { path: '/b', permission: 'GESTORACCESS' }] }
+    const edited = withDesign(twoRoutes, { ...designOfScreen(twoRoutes)!, dataKey: 'Periodos' })
+    expect(edited.routes).toEqual(twoRoutes.routes)
+    expect(edited.menu).toEqual(frame.menu)
+    expect(designOfScreen(edited)?.dataKey).toBe('Periodos')
   })
 
   it('proposes columns from a real row: scalars only, formats from values, sort and filter as the catalogue allows', () => {
@@ -89,7 +95,7 @@ describe('screen studio: the list design ↔ a screen file', () => {
 
 describe('screen studio: texts side by side', () => {
   it('finds every text with its path, flags those without English, and sets one', () => {
-    const screen = screenOfDesign(design)
+    const screen = screenOfDesign(frame, design)
     const texts = screenTexts(screen)
     expect(texts.find((t) => t.path === '/title')).toEqual({ path: '/title', es: 'Tarifas de acceso', en: 'Access tariffs' })
     // The header left without English, and the badge labels typed in Spanish only (values and filter options).
@@ -108,8 +114,8 @@ describe('screen studio: texts side by side', () => {
   })
 
   it('the live schema check names the JSON path of the first error', () => {
-    expect(schemaProblem(screenOfDesign(design))).toBeNull()
-    const broken = structuredClone(screenOfDesign(design)) as unknown as { root: { children: { dataKey?: unknown }[] } }
+    expect(schemaProblem(screenOfDesign(frame, design))).toBeNull()
+    const broken = structuredClone(screenOfDesign(frame, design)) as unknown as { root: { children: { dataKey?: unknown }[] } }
     delete broken.root.children[0]!.dataKey
     // The BFF's own wording: Spanish, naming the node and the missing field.
     expect(schemaProblem(broken)).toMatch(/^\/root\/children\/0: .*dataKey/)

@@ -2,7 +2,6 @@ import { useMutation } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Checkbox } from 'primereact/checkbox'
 import { Dropdown } from 'primereact/dropdown'
-import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
 import { useState } from 'react'
@@ -12,24 +11,20 @@ import { useLoadedManifest } from '../../api/manifest'
 import { localized, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { listableCall, sampleColumns } from './call-sample'
-import { BADGE_SEVERITIES, designOfScreen, routeOfRowLink, rowLinkFor, screenOfDesign, STUDIO_FORMATS, type ColumnDesign, type ListDesign } from './list-design'
+import { BADGE_SEVERITIES, designOfScreen, routeOfRowLink, rowLinkFor, STUDIO_FORMATS, withDesign, type ColumnDesign, type ListDesign } from './list-design'
 import { messages } from './messages'
-import { menuPlaces, useAdminChoices, useReadCalls } from './studio-data'
+import { useReadCalls } from './studio-data'
 
-const ICONS = ['pi pi-list', 'pi pi-table', 'pi pi-bolt', 'pi pi-euro', 'pi pi-file', 'pi pi-users', 'pi pi-chart-bar', 'pi pi-map', 'pi pi-cog', 'pi pi-tags']
-
-/** The structured editor of a list screen: call, columns, filters, row link, route, permission and menu place. */
+/** The structured editor of a list screen's body: call, columns, filters and row link (null when the body is more than a list). */
 export function ListDesigner({ screen, onChange }: { screen: ScreenFile; onChange: (next: ScreenFile) => void }) {
-  const t = useMessages(messages)
   const design = designOfScreen(screen)
-  if (!design) return <Message severity="info" text={t('design.notList')} className="screen-studio__message" />
-  return <Designer design={design} onChange={(d) => onChange(screenOfDesign(d))} />
+  if (!design) return null
+  return <Designer design={design} onChange={(d) => onChange(withDesign(screen, d))} />
 }
 
 function Designer({ design, onChange }: { design: ListDesign; onChange: (next: ListDesign) => void }) {
   const t = useMessages(messages)
   const calls = useReadCalls()
-  const choices = useAdminChoices()
   const manifest = useLoadedManifest()
   const [newField, setNewField] = useState('')
   const call = calls.data?.find((c) => c.path === design.endpoint) ?? null
@@ -53,7 +48,7 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
   const fields = design.columns.map((c) => c.field)
 
   return (
-    <div className="screen-studio__design">
+    <>
       <fieldset className="screen-studio__group">
         <legend>{t('design.call')}</legend>
         <div className="screen-studio__grid">
@@ -140,54 +135,7 @@ function Designer({ design, onChange }: { design: ListDesign; onChange: (next: L
         </div>
       </fieldset>
 
-      <fieldset className="screen-studio__group">
-        <legend>{t('design.route')}</legend>
-        <div className="screen-studio__grid">
-          <FieldShell id="design-path" label={t('new.path')} hint={t('new.pathHelp')}>
-            <InputText id="design-path" value={design.path} onChange={(e) => set({ path: e.target.value.trim() })} />
-          </FieldShell>
-          <FieldShell id="design-permission" label={t('design.permission')}>
-            <Dropdown
-              inputId="design-permission"
-              value={design.permission ?? ''}
-              onChange={(e) => set({ permission: (e.value as string) || null })}
-              options={[{ value: '', label: t('design.permissionNone') }, ...(choices.data?.permissions ?? []).map((p) => ({ value: p.code, label: `${p.code} — ${p.name}` }))]}
-              placeholder={t('design.permissionNone')}
-              filter
-            />
-          </FieldShell>
-          <FieldShell id="design-menu" label={t('design.menu')}>
-            <Dropdown
-              inputId="design-menu"
-              value={design.menu?.section ?? ''}
-              onChange={(e) => set({ menu: e.value ? { section: e.value as string, order: design.menu?.order ?? 500, icon: design.menu?.icon ?? 'pi pi-list' } : null })}
-              options={[{ value: '', label: t('design.menuNone') }, ...(choices.data ? menuPlaces(choices.data.menu).map((p) => ({ value: p.key, label: p.label })) : [])]}
-              placeholder={t('design.menuNone')}
-            />
-          </FieldShell>
-          {design.menu && (
-            <>
-              <FieldShell id="design-order" label={t('design.menuOrder')}>
-                <InputNumber inputId="design-order" value={design.menu.order} onValueChange={(e) => set({ menu: { ...design.menu!, order: e.value ?? 0 } })} min={0} max={100000} useGrouping={false} />
-              </FieldShell>
-              <FieldShell id="design-icon" label={t('design.menuIcon')}>
-                <Dropdown
-                  inputId="design-icon"
-                  value={design.menu.icon}
-                  onChange={(e) => set({ menu: { ...design.menu!, icon: e.value as string } })}
-                  options={ICONS}
-                  itemTemplate={(icon: string) => (
-                    <span className="screen-studio__icon-option">
-                      <i className={icon} aria-hidden="true" /> {icon.replace('pi pi-', '')}
-                    </span>
-                  )}
-                />
-              </FieldShell>
-            </>
-          )}
-        </div>
-      </fieldset>
-    </div>
+    </>
   )
 }
 

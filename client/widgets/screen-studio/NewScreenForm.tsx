@@ -13,7 +13,7 @@ import { localized, useMessages } from '../../i18n/i18n'
 import { describedBy } from '../../ui/described-by'
 import { FieldShell } from '../../ui/FieldShell'
 import { listableCall, sampleColumns } from './call-sample'
-import { newListDesign, screenOfDesign } from './list-design'
+import { screenOfDesign } from './list-design'
 import { messages } from './messages'
 import { useReadCalls } from './studio-data'
 
@@ -46,8 +46,8 @@ export function NewScreenForm({ copyOf, onCreated, onCancel }: { copyOf: string 
       } else {
         const call = calls.data!.find((c) => c.id === callId)!
         const sample = await sampleColumns(call)
-        const design = { ...newListDesign(id, title, path), endpoint: call.path, paged: sample.paged, columns: sample.columns, dataKey: sample.dataKey, permission: call.permission ?? null }
-        screen = screenOfDesign(design)
+        const design = { endpoint: call.path, paged: sample.paged, columns: sample.columns, dataKey: sample.dataKey, rowLink: null }
+        screen = screenOfDesign({ id, title, routes: [{ path, ...(call.permission ? { permission: call.permission } : {}) }] }, design)
       }
       return (await screenAdmin.create(screen)).id ?? id
     },

@@ -13,10 +13,12 @@ import { localized, useMessages } from '../../i18n/i18n'
 import { ErrorState } from '../../ui/states'
 import { HistoryPanel } from './HistoryPanel'
 import { JsonEditor } from './JsonEditor'
+import { designOfScreen } from './list-design'
 import { ListDesigner } from './ListDesigner'
 import { messages } from './messages'
 import { PreviewPane } from './PreviewPane'
 import { PublishPanel } from './PublishPanel'
+import { RouteMenuEditor } from './RouteMenuEditor'
 import { missingEnglish, screenTexts } from './screen-texts'
 import { statusBadge } from './status'
 import { TextsEditor } from './TextsEditor'
@@ -86,7 +88,10 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
       {problem && <Message severity="error" text={problem} className="screen-studio__message" />}
       <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)} className="screen-studio__tabs">
         <TabPanel header={t('tab.design')} leftIcon="pi pi-table">
-          <ListDesigner screen={screen} onChange={change} />
+          <div className="screen-studio__design">
+            <RouteMenuEditor screen={screen} onChange={change} />
+            {designOfScreen(screen) ? <ListDesigner screen={screen} onChange={change} /> : <Message severity="info" text={t('design.notList')} className="screen-studio__message" />}
+          </div>
         </TabPanel>
         <TabPanel header={missing ? `${t('tab.texts')} (${missing})` : t('tab.texts')} leftIcon="pi pi-language">
           <TextsEditor screen={screen} onChange={change} />

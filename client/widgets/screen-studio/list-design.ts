@@ -2,16 +2,12 @@ import type { LocalizedText } from '../../../schemas/i18n'
 import { SCREEN_SCHEMA_VERSION, type Column, type ColumnFormat, type ScreenFile, type TableNode, type Text } from '../../../schemas/screen'
 
 /**
- * The structured editor's model of a list screen: one catalogued call drawn as a table, with
- * its route, menu place, columns, filters and row link. It maps to a screen file and back; a
- * screen it cannot describe (tabs, forms, widgets…) is edited as JSON instead.
+ * The structured editor's model of a list screen's body: one catalogued call drawn as a table,
+ * with its columns, filters and row link. It maps to the screen's root and back; the screen's
+ * route and menu place are the route editor's, and a body it cannot describe (tabs, forms,
+ * widgets…) is edited node by node in the structure editor or as JSON.
  */
 export interface ListDesign {
-  id: string
-  title: LocalizedText
-  path: string
-  permission: string | null
-  menu: { section: string; order: number; icon: string } | null
   endpoint: string
   /** The call answers spec §7 pages (`Items`, `TotalCount`) rather than every row at once. */
   paged: boolean
@@ -39,9 +35,6 @@ export type BadgeSeverity = (typeof BADGE_SEVERITIES)[number]
 
 const TABLE_ID = 'lista'
 
-const SCREEN_KEYS = ['schemaVersion', 'id', 'title', 'routes', 'menu', 'root']
-const MENU_KEYS = ['section', 'key', 'order', 'icon']
-const ROUTE_KEYS = ['path', 'permission']
 const PAGE_KEYS = ['type', 'title', 'children']
 const TABLE_KEYS = ['type', 'id', 'source', 'dataKey', 'columns', 'urlState', 'rowLink']
 const SOURCE_KEYS = ['endpoint', 'paged']
@@ -91,10 +84,6 @@ export function proposeDataKey(columns: readonly ColumnDesign[]): string {
   return (columns.find((c) => c.field === 'Id') ?? columns.find((c) => /^(Codigo|Id)/.test(c.field)) ?? columns[0])?.field ?? 'Id'
 }
 
-/** A new, empty design for a call. */
-export function newListDesign(id: string, title: LocalizedText, path: string): ListDesign {
-  return { id, title, path, permission: null, menu: null, endpoint: '', paged: true, dataKey: 'Id', columns: [], rowLink: null }
-}
 
 const column = (c: ColumnDesign): Column => {
   const out: Column = { field: c.field, header: c.header, format: c.format }
@@ -105,8 +94,11 @@ const column = (c: ColumnDesign): Column => {
   return out
 }
 
-/** The screen file of a design. */
-export function screenOfDesign(d: ListDesign): ScreenFile {
+/** What a new screen starts from: its identity, title, route and (optionally) menu place. */
+export type ScreenFrame = Pick<ScreenFile, 'id' | 'title' | 'routes' | 'menu'>
+
+/** The screen `frame` with `d` as its body: a page titled as the screen, holding the table. */
+export function screenOfDesign(frame: ScreenFrame, d: ListDesign): ScreenFile {
   const table: TableNode = {
     type: 'table',
     id: TABLE_ID,
@@ -118,12 +110,19 @@ export function screenOfDesign(d: ListDesign): ScreenFile {
   }
   return {
     schemaVersion: SCREEN_SCHEMA_VERSION,
-    id: d.id,
-    title: d.title,
-    routes: [{ path: d.path, ...(d.permission ? { permission: d.permission } : {}) }],
-    ...(d.menu ? { menu: { section: d.menu.section, key: d.id, order: d.menu.order, icon: d.menu.icon } } : {}),
-    root: { type: 'page', title: d.title, children: [table] },
+    id: frame.id,
+    title: frame.title,
+    ...(frame.routes ? { routes: frame.routes } : {}),
+    ...(frame.menu ? { menu: frame.menu } : {}),
+    root: { type: 'page', title: frame.title, children: [table] },
   } as ScreenFile
+}
+
+/** `screen` with its body replaced by `d`, its page title kept. */
+export function withDesign(screen: ScreenFile, d: ListDesign): ScreenFile {
+  const next = screenOfDesign(screen, d)
+  if (screen.root.type === 'page' && next.root.type === 'page') next.root = { ...next.root, title: screen.root.title }
+  return next
 }
 
 /**
@@ -131,14 +130,11 @@ export function screenOfDesign(d: ListDesign): ScreenFile {
  * table over a call, with the options this editor offers. Null otherwise (edit it as JSON).
  */
 export function designOfScreen(screen: ScreenFile): ListDesign | null {
-  // Whatever this model does not hold would be lost on the way back: such screens are JSON's.
-  if (!onlyKeys(screen, SCREEN_KEYS) || (screen.menu && !onlyKeys(screen.menu, MENU_KEYS))) return null
+  // Whatever this model does not hold would be lost on the way back: such bodies are edited node by node.
   const root = screen.root
   if (root.type !== 'page' || root.children.length !== 1 || !onlyKeys(root, PAGE_KEYS)) return null
   const table = root.children[0]!
   if (table.type !== 'table' || !table.source.endpoint || !onlyKeys(table, TABLE_KEYS) || !onlyKeys(table.source, SOURCE_KEYS)) return null
-  const route = screen.routes?.[0]
-  if (!route || (screen.routes?.length ?? 0) > 1 || !onlyKeys(route, ROUTE_KEYS)) return null
   const columns: ColumnDesign[] = []
   for (const c of table.columns) {
     if (!onlyKeys(c, COLUMN_KEYS) || (c.filter && !onlyKeys(c.filter, FILTER_KEYS))) return null
@@ -156,11 +152,6 @@ export function designOfScreen(screen: ScreenFile): ListDesign | null {
   const rowLink = typeof table.rowLink === 'string' ? table.rowLink : null
   if (table.rowLink !== undefined && rowLink === null) return null
   return {
-    id: screen.id,
-    title: textOf(screen.title, screen.id),
-    path: route.path,
-    permission: route.permission ?? null,
-    menu: screen.menu ? { section: screen.menu.section, order: screen.menu.order, icon: screen.menu.icon ?? 'pi pi-list' } : null,
     endpoint: table.source.endpoint,
     paged: table.source.paged !== false,
     dataKey: table.dataKey,

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import type { MenuDefinition } from '../../../schemas/menu'
 import { api } from '../../api/client'
-import { screenAdmin } from '../../api/screen-admin'
+import { screenAdmin, type CatalogueCall } from '../../api/screen-admin'
 import { localized } from '../../i18n/i18n'
 import { messages } from './messages'
 import { messageIn } from '../../i18n/i18n'
@@ -24,14 +24,23 @@ export function useAdminChoices() {
   })
 }
 
-export function useReadCalls() {
+/** Every call a screen may make (the catalogue's session calls), once per studio visit. */
+export function useCatalogue() {
   return useQuery({
     queryKey: ['studio', 'catalogue'],
-    queryFn: async () => (await screenAdmin.catalogue()).filter((c) => c.effect === 'read' && c.method === 'GET' && c.path.startsWith('api/')),
+    queryFn: () => screenAdmin.catalogue(),
     staleTime: 5 * 60_000,
     meta: { errorArea: area() },
   })
 }
+
+/** The catalogue's read calls: what lists, details and options read. */
+export function useReadCalls() {
+  const catalogue = useCatalogue()
+  return { ...catalogue, data: catalogue.data?.filter(isReadCall) }
+}
+
+export const isReadCall = (c: CatalogueCall) => c.effect === 'read' && c.method === 'GET' && c.path.startsWith('api/')
 
 export function useUserGroups() {
   return useQuery({
