@@ -35,7 +35,7 @@ export function toRouterPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
 }
 
-/** The manifest route drawn at `pathname` (the breadcrumb's fallback title), if any. */
+/** The manifest route drawn at `pathname`, if any (the breadcrumb's fallback title, prefetch on intent). */
 export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
   const matches = matchRoutes(
     routes.map((r) => ({ path: toRouterPath(r.path), id: r.path })),

@@ -9,6 +9,7 @@ import { ErrorView, NotFoundPage } from '../ui/ErrorView'
 import { PageLoading } from '../ui/loading'
 import { AppErrorBoundary } from './AppErrorBoundary'
 import { NavigationWatch } from './NavigationWatch'
+import { useRouteIntent } from './use-route-intent'
 import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage, ScreenPreviewPage } from './pages'
 
 /** What the sign-in page fetches ahead: the signed-in app, and the recovery page its link leads to. */
@@ -38,11 +39,12 @@ const PUBLIC_PAGES: Record<PublicPageId, ComponentType> = {
 function RequireSession() {
   const manifest = useLoadedManifest()
   const location = useLocation()
+  const intent = useRouteIntent()
   if (!manifest.authenticated) {
     const redirect = `${location.pathname}${location.search}`
     return <Navigate to={`${publicPath('login')}?redirect=${encodeURIComponent(redirect)}`} replace />
   }
-  return <DefaultLayout />
+  return <DefaultLayout onIntent={intent} />
 }
 
 /** Signed-in pages that are client code, drawn without the portal's frame (schemas/app-pages.ts). */

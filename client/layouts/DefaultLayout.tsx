@@ -12,8 +12,8 @@ import { Topbar } from './Topbar'
 
 const NARROW = '(max-width: 991px)'
 
-/** Topbar, side menu, breadcrumb, content, footer, configuration sidebar. */
-export function DefaultLayout() {
+/** Topbar, side menu, breadcrumb, content, footer, configuration sidebar; `onIntent` prefetches what a menu link leads to. */
+export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void }) {
   const manifest = useLoadedManifest()
   const { t } = useI18n()
   const location = useLocation()
@@ -50,6 +50,7 @@ export function DefaultLayout() {
         menu={manifest.menu}
         onCommand={(command) => command === 'contract-code-dialog' && setContractDialog(true)}
         onNavigate={() => narrow && setMenuOpen(false)}
+        onIntent={onIntent}
       />
       {narrow && menuOpen && <div className="layout-mask" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <div className="layout-main">

@@ -8,10 +8,12 @@ interface SidebarProps {
   menu: ResolvedMenuEntry[]
   onCommand: (command: string) => void
   onNavigate: () => void
+  /** A link is about to be followed (hovered or focused): prefetch what it leads to. */
+  onIntent?: (path: string) => void
 }
 
 /** The side menu of the manifest: sections, groups that fold, links; all reachable by keyboard. */
-export function Sidebar({ menu, onCommand, onNavigate }: SidebarProps) {
+export function Sidebar({ menu, onCommand, onNavigate, onIntent }: SidebarProps) {
   const { t, l } = useI18n()
   return (
     <nav className="layout-sidebar" aria-label={t('layout.menu')}>
@@ -24,7 +26,7 @@ export function Sidebar({ menu, onCommand, onNavigate }: SidebarProps) {
             </div>
             <ul aria-labelledby={`menu-section-${section.key}`}>
               {(section.items ?? []).map((entry) => (
-                <MenuEntryView key={entry.key} entry={entry} onCommand={onCommand} onNavigate={onNavigate} />
+                <MenuEntryView key={entry.key} entry={entry} onCommand={onCommand} onNavigate={onNavigate} onIntent={onIntent} />
               ))}
             </ul>
           </li>
@@ -34,7 +36,7 @@ export function Sidebar({ menu, onCommand, onNavigate }: SidebarProps) {
   )
 }
 
-function MenuEntryView({ entry, onCommand, onNavigate }: { entry: ResolvedMenuEntry } & Omit<SidebarProps, 'menu'>) {
+function MenuEntryView({ entry, onCommand, onNavigate, onIntent }: { entry: ResolvedMenuEntry } & Omit<SidebarProps, 'menu'>) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const [open, setOpen] = useState(true)
@@ -52,7 +54,7 @@ function MenuEntryView({ entry, onCommand, onNavigate }: { entry: ResolvedMenuEn
         </button>
         <ul id={id} hidden={!open} className="layout-menu__sub">
           {entry.items.map((child) => (
-            <MenuEntryView key={child.key} entry={child} onCommand={onCommand} onNavigate={onNavigate} />
+            <MenuEntryView key={child.key} entry={child} onCommand={onCommand} onNavigate={onNavigate} onIntent={onIntent} />
           ))}
         </ul>
       </li>
@@ -61,7 +63,7 @@ function MenuEntryView({ entry, onCommand, onNavigate }: { entry: ResolvedMenuEn
   if (entry.to) {
     return (
       <li>
-        <NavLink to={entry.to} end className="layout-menu__link" data-menu-key={entry.key} onClick={onNavigate}>
+        <NavLink to={entry.to} end className="layout-menu__link" data-menu-key={entry.key} onClick={onNavigate} onMouseEnter={() => onIntent?.(entry.to!)} onFocus={() => onIntent?.(entry.to!)}>
           {icon}
           <span>{label}</span>
           {entry.badge && <span className="menu-badge">{entry.badge}</span>}

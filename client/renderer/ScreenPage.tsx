@@ -3,33 +3,22 @@ import { Button } from 'primereact/button'
 import { Skeleton } from 'primereact/skeleton'
 import { useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
-import type { ScreenFile } from '../../schemas/screen'
 import { ApiError } from '../api/client'
-import { fetchScreen } from '../api/render-errors'
 import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ErrorView, NotFoundPage } from '../ui/ErrorView'
 import { ErrorState, LoadingBlock } from '../ui/states'
 import { RenderContext } from './context'
 import type { WidgetRegistry } from './node-renderer'
-import { preloadScreenCode } from './registry'
 import { RenderErrorReporter } from './RenderErrorReporter'
+import { screenQuery } from './screen-query'
 import { ScreenRenderer } from './ScreenRenderer'
 
 const NO_WIDGETS: WidgetRegistry = {}
 
 /** A screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
 export function useScreen(id: string, widgets: WidgetRegistry = NO_WIDGETS) {
-  return useQuery({
-    queryKey: ['screen', id],
-    queryFn: async () => {
-      const screen = await fetchScreen<ScreenFile>(id)
-      // A chunk that fails to load fails again on render, where the error boundary deals with it.
-      await preloadScreenCode(screen.root, widgets).catch(() => undefined)
-      return screen
-    },
-    staleTime: 5_000,
-  })
+  return useQuery(screenQuery(id, widgets))
 }
 
 /** The page of a protected route: its screen JSON from the BFF, drawn by the renderer with the widgets the app hands in. */

@@ -11,6 +11,7 @@ import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
 import { messages as rendererMessages } from '../messages'
+import { PAGE_FRESH_MS } from '../screen-query'
 import { useScreenTitle } from '../screen-title'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { messages } from './messages'
@@ -106,6 +107,8 @@ export function useTableController(node: TableNode): TableController {
     queryKey: [...nodeKey(node.id), endpoint, requestParams],
     queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
     placeholderData: keepPreviousData,
+    // A page prefetched on intent (screen-query.ts) is used, not fetched again, when the click follows.
+    staleTime: PAGE_FRESH_MS,
     enabled: !!endpoint,
     meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: title, fallbackMessage: tr('data.loadError') },
   })
