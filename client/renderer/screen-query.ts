@@ -6,13 +6,11 @@ import { nodeKey } from '../api/query-keys'
 import { fetchScreen } from '../api/render-errors'
 import type { WidgetRegistry } from './node-renderer'
 import { preloadScreenCode } from './registry'
-import { pagedParams, readState } from './table/table-state'
+import { PAGE_FRESH_MS, pagedParams, readState } from './table/table-state'
 import { resolveParams } from './template'
 
 /** How long a fetched screen is fresh: a click right after a hover uses the prefetched one. */
 const SCREEN_FRESH_MS = 5_000
-/** How long a prefetched first page counts as fresh, so the hover → click gap never fetches twice. */
-export const PAGE_FRESH_MS = 5_000
 
 /** The query of a screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
 export function screenQuery(id: string, widgets: WidgetRegistry) {

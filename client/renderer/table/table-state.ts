@@ -17,6 +17,9 @@ export interface SavedFilter {
   sort: TableState['sort']
 }
 
+/** How long a fetched page counts as fresh: a page prefetched on intent (screen-query.ts) is not fetched again on arrival. */
+export const PAGE_FRESH_MS = 5_000
+
 export const DEFAULT_PAGE_SIZE = 10
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100]
 

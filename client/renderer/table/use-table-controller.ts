@@ -11,11 +11,10 @@ import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
 import { messages as rendererMessages } from '../messages'
-import { PAGE_FRESH_MS } from '../screen-query'
 import { useScreenTitle } from '../screen-title'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { messages } from './messages'
-import { defaultState, exportParams, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
+import { defaultState, exportParams, PAGE_FRESH_MS, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
 
 /** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
 const MAX_PAGE = 500
