@@ -632,3 +632,20 @@ export function withFormAt(screen: ScreenFile, pointer: string, form: FormNode):
   const root = rewriteValues(screen.root, (_value, at) => (at.path === pointer ? form : pointer.startsWith(`${at.path}/`) ? undefined : KEEP), '/root')
   return { ...screen, root }
 }
+
+// ── what the editor's parts share ───────────────────────────────────────────
+
+/**
+ * The form being edited, as every part of the editor sees it. `apply` and `applyForm` answer
+ * why a change was refused (it would break the screen's schema), or null when it was applied.
+ */
+export interface FormEditing {
+  /** Tells the editors of two forms apart (input ids). */
+  id: string
+  form: FormNode
+  design: FormDesign
+  calls: CatalogueCall[] | null
+  problems: FormProblem[]
+  apply: (next: FormDesign) => string | null
+  applyForm: (next: FormNode) => string | null
+}
