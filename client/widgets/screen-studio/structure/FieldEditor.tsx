@@ -36,12 +36,14 @@ export function FieldEditor({ editing, index, refused, onRenamed }: { editing: F
         {t('field.editing', { field: f.name })}
       </h4>
       {refused && <Message severity="error" className="screen-studio__message" text={refused} />}
-      <div className="screen-studio__grid">
+      <div className="form-editor__pairs">
+        <div className="form-editor__pair">
         <TextBox id={`${id}-name`} label={t('field.name')} value={f.name} commit={rename} lazy required hint={t('field.nameHelp')} error={errorAt('name')} />
-        <TextPair id={`${id}-label`} labels={[t('field.labelEs'), t('field.labelEn')]} value={f.label} commit={(label) => set({ label })} required />
         <FieldShell id={`${id}-input`} label={t('field.input')}>
           <Dropdown inputId={`${id}-input`} value={f.input} onChange={(e) => set({ input: e.value as FieldDesign['input'] })} options={FIELD_TYPES.map((k) => ({ value: k, label: t(`input.${k}`) }))} />
         </FieldShell>
+        </div>
+        <TextPair id={`${id}-label`} labels={[t('field.labelEs'), t('field.labelEn')]} value={f.label} commit={(label) => set({ label })} required />
       </div>
       <div className="form-editor__checks">
         <FieldShell id={`${id}-required`} label={t('field.required')} check>
@@ -54,7 +56,7 @@ export function FieldEditor({ editing, index, refused, onRenamed }: { editing: F
           <Checkbox inputId={`${id}-exclude`} checked={f.exclude} onChange={(e) => set({ exclude: !!e.checked })} />
         </FieldShell>
       </div>
-      <div className="screen-studio__grid">
+      <div className="form-editor__pairs">
         <TextPair id={`${id}-placeholder`} labels={[t('field.placeholderEs'), t('field.placeholderEn')]} value={f.placeholder} commit={(placeholder) => set({ placeholder })} />
         <TextPair id={`${id}-help`} labels={[t('field.helpEs'), t('field.helpEn')]} value={f.help} commit={(help) => set({ help })} />
       </div>

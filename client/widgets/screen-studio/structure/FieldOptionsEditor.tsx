@@ -38,6 +38,9 @@ const sampleQuery = (call: CatalogueCall) => ({
 })
 const sampleable = (call: CatalogueCall | null): call is CatalogueCall => !!call && !call.path.includes('{') && requiredParams(call).length === 0
 
+/** A sample shown in one or two lines. */
+const shortened = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text)
+
 /** A typed option value keeps the kind of the value it replaces (a number stays a number, yes/no stays yes/no). */
 function typedValue(previous: Scalar, text: string): Scalar {
   if (typeof previous === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text)
@@ -98,7 +101,7 @@ function OptionList({ id, items, onChange }: { id: string; items: OptionItem[]; 
     onChange([...items, { value: String(n), label: { es: messageIn(formMessages, 'options.newLabel', { n }, 'es'), en: messageIn(formMessages, 'options.newLabel', { n }, 'en') }, origin: null }])
   }
   return (
-    <div className="form-editor__list">
+    <div className="form-editor__options">
       {items.map((o, i) => (
         <div key={i} className="form-editor__option">
           <TextBox id={`${id}-${i}-value`} label={t('options.value')} value={String(o.value)} commit={(text) => set(i, { value: typedValue(o.value, text) })} />
@@ -152,41 +155,46 @@ function CallSource({ editing, index, id, source, onChange }: { editing: FormEdi
   const set = (patch: Partial<CallOptions>) => (source ? onChange({ ...source, ...patch }) : null)
   const setDependency = (field: string, param: string) => set({ params: withDependency(source!.params, field && param ? { field, param } : null) })
   const fieldPicker = (key: 'valueField' | 'labelField') => (
-    <FieldShell id={`${id}-${key}`} label={t(`options.${key}`)} hint={fieldsHint}>
+    <FieldShell id={`${id}-${key}`} label={t(`options.${key}`)}>
       <Dropdown inputId={`${id}-${key}`} value={source?.[key] ?? ''} onChange={(e) => set({ [key]: String(e.value ?? '') })} options={candidates} editable />
     </FieldShell>
   )
 
   return (
     <>
-      <div className="screen-studio__grid">
-        <FieldShell id={`${id}-endpoint`} label={t('options.endpoint')} hint={picking ? t('options.sampling') : undefined}>
-          <Dropdown inputId={`${id}-endpoint`} value={source?.endpoint ?? null} onChange={(e) => void pick(e.value as string)} options={options} filter placeholder={t('options.endpointPick')} loading={!editing.calls || picking} />
-        </FieldShell>
+      <div className="form-editor__pairs">
+        <div className="form-editor__pair">
+          <FieldShell id={`${id}-endpoint`} label={t('options.endpoint')} hint={picking ? t('options.sampling') : undefined}>
+            <Dropdown inputId={`${id}-endpoint`} value={source?.endpoint ?? null} onChange={(e) => void pick(e.value as string)} options={options} filter placeholder={t('options.endpointPick')} loading={!editing.calls || picking} />
+          </FieldShell>
+          {source && <TextBox id={`${id}-path`} label={t('options.path')} hint={t('options.pathHelp')} value={source.path} commit={(path) => set({ path: path.trim() })} />}
+        </div>
         {source && (
-          <>
-            <TextBox id={`${id}-path`} label={t('options.path')} hint={t('options.pathHelp')} value={source.path} commit={(path) => set({ path: path.trim() })} />
+          <div className="form-editor__pair">
             {fieldPicker('valueField')}
             {fieldPicker('labelField')}
-          </>
+          </div>
         )}
       </div>
       {source && (
         <>
-          {sampled && <p className="screen-studio__help form-editor__summary">{t('options.sampled', { sample: JSON.stringify(sampled.item).slice(0, 160) })}</p>}
+          <p className="screen-studio__help">{fieldsHint}</p>
+          {sampled && <p className="screen-studio__help form-editor__summary">{t('options.sampled', { sample: shortened(JSON.stringify(sampled.item)) })}</p>}
           <FieldShell id={`${id}-sort`} label={t('options.sort')} check>
             <Checkbox inputId={`${id}-sort`} checked={source.sortByLabel} onChange={(e) => set({ sortByLabel: !!e.checked })} />
           </FieldShell>
-          <div className="screen-studio__grid">
+          <div className="form-editor__pairs">
             <TextPair id={`${id}-template`} labels={[t('options.templateEs'), t('options.templateEn')]} value={source.labelTemplate} commit={(labelTemplate) => set({ labelTemplate })} hint={t('options.templateHelp')} />
           </div>
           <div className="screen-studio__grid form-editor__depends">
             <FieldShell id={`${id}-depends`} label={t('options.dependsOn')} hint={callParams.length ? undefined : t('options.noParams')}>
               <Dropdown
                 inputId={`${id}-depends`}
-                value={dep?.field ?? ''}
-                onChange={(e) => setDependency(e.value as string, dep?.param ?? requiredParams(call!).find((p) => !(p in source.params)) ?? callParams[0] ?? '')}
-                options={[{ value: '', label: t('options.dependsNone') }, ...others.map((g) => ({ value: g.name, label: `${localized(g.label)} (${g.name})` }))]}
+                value={dep?.field ?? null}
+                onChange={(e) => setDependency((e.value as string | null) ?? '', dep?.param ?? (call ? requiredParams(call).find((p) => !(p in source.params)) : undefined) ?? callParams[0] ?? '')}
+                options={others.map((g) => ({ value: g.name, label: `${localized(g.label)} (${g.name})` }))}
+                placeholder={t('options.dependsNone')}
+                showClear
                 disabled={!callParams.length && !dep}
                 filter
               />

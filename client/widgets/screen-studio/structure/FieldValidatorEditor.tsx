@@ -15,10 +15,10 @@ export function FieldValidatorEditor({ editing, index, error }: { editing: FormE
   const [underivable, setUnderivable] = useState<string | null>(null)
   const offered = validatorCalls(calls ?? [])
   const call = v ? callAt(offered, 'GET', v.endpoint) : null
-  const options = [{ value: '', label: t('validator.none') }, ...offered.map((c) => ({ value: c.path, label: `${c.path.replace(/^api\/validators\//, '').toUpperCase()} — ${c.summary}` }))]
+  const options = offered.map((c) => ({ value: c.path, label: `${c.path.replace(/^api\/validators\//, '').toUpperCase()} — ${c.summary}` }))
   if (v && !call) options.push({ value: v.endpoint, label: v.endpoint })
 
-  const pick = (path: string) => {
+  const pick = (path: string | null) => {
     if (!path) {
       setUnderivable(null)
       return apply(withField(design, index, { validator: null }))
@@ -35,7 +35,7 @@ export function FieldValidatorEditor({ editing, index, error }: { editing: FormE
       <legend>{t('validator.title')}</legend>
       <div className="screen-studio__grid">
         <FieldShell id={id} label={t('validator.call')} hint={t('validator.help')} error={underivable ?? error}>
-          <Dropdown inputId={id} value={v?.endpoint ?? ''} onChange={(e) => void pick(e.value as string)} options={options} loading={!calls} aria-invalid={!!(underivable ?? error)} />
+          <Dropdown inputId={id} value={v?.endpoint ?? null} onChange={(e) => void pick((e.value as string | null) ?? null)} options={options} placeholder={t('validator.none')} showClear loading={!calls} aria-invalid={!!(underivable ?? error)} />
         </FieldShell>
         {v && call && (
           <FieldShell id={`${id}-param`} label={t('validator.param')}>

@@ -23,9 +23,11 @@ export function FieldVisibleEditor({ editing, index, error }: { editing: FormEdi
       <FieldShell id={id} label={t('field.visible')} error={error}>
         <Dropdown
           inputId={id}
-          value={v.kind === 'equals' ? v.field : ''}
+          value={v.kind === 'equals' ? v.field : null}
           onChange={(e) => apply(withField(design, index, { visibleWhen: e.value ? { kind: 'equals', field: e.value as string, value: v.kind === 'equals' ? v.value : '' } : { kind: 'always' } }))}
-          options={[{ value: '', label: t('field.visibleAlways') }, ...form.fields.filter((_, j) => j !== index).map((g) => ({ value: g.name, label: `${localized(g.label)} (${g.name})` }))]}
+          options={form.fields.filter((_, j) => j !== index).map((g) => ({ value: g.name, label: `${localized(g.label)} (${g.name})` }))}
+          placeholder={t('field.visibleAlways')}
+          showClear
           filter
           aria-invalid={!!error}
         />

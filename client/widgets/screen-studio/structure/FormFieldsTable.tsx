@@ -38,35 +38,31 @@ export function FormFieldsTable({ editing, refused }: { editing: FormEditing; re
   return (
     <fieldset className="screen-studio__group">
       <legend>{t('fields.title')}</legend>
-      <div className="screen-studio__table-wrap">
-        <table className="screen-studio__columns form-editor__fields">
-          <thead>
-            <tr>
-              <th scope="col">{t('fields.name')}</th>
-              <th scope="col">{t('fields.label')}</th>
-              <th scope="col">{t('fields.input')}</th>
-              <th scope="col">{t('fields.required')}</th>
-              {design.steps && <th scope="col">{t('fields.step')}</th>}
-              <th scope="col">{t('fields.extras')}</th>
-              <th scope="col">{t('fields.move')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {design.fields.map((f, i) => (
-              <FieldRow
-                key={`${i}-${f.name}`}
-                editing={editing}
-                field={f}
-                index={i}
-                open={open === f.name}
-                refused={refused?.field === i ? refused.text : null}
-                onOpen={() => setOpen(open === f.name ? null : f.name)}
-                onRenamed={(name) => setOpen(name)}
-                onRemove={() => void remove(i, f.name)}
-              />
-            ))}
-          </tbody>
-        </table>
+      <div className="form-editor__fields" data-steps={design.steps ? 'on' : 'off'}>
+        <div className="form-editor__row form-editor__row--head" aria-hidden="true">
+          <span>{t('fields.name')}</span>
+          <span>{t('fields.label')}</span>
+          <span>{t('fields.input')}</span>
+          <span>{t('fields.required')}</span>
+          {design.steps && <span>{t('fields.step')}</span>}
+          <span>{t('fields.extras')}</span>
+          <span>{t('fields.move')}</span>
+        </div>
+        <ol className="form-editor__list" aria-label={t('fields.title')}>
+          {design.fields.map((f, i) => (
+            <FieldRow
+              key={`${i}-${f.name}`}
+              editing={editing}
+              field={f}
+              index={i}
+              open={open === f.name}
+              refused={refused?.field === i ? refused.text : null}
+              onOpen={() => setOpen(open === f.name ? null : f.name)}
+              onRenamed={(name) => setOpen(name)}
+              onRemove={() => void remove(i, f.name)}
+            />
+          ))}
+        </ol>
       </div>
       <div className="form-editor__add">
         <FieldShell id={`${editing.id}-new-field`} label={t('fields.newName')} hint={t('fields.newNameHelp')} error={newProblem}>
@@ -95,28 +91,28 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
   const stepProblems = mine.filter((p) => p.place === 'step')
   const errors = mine.filter((p) => p.severity === 'error').length
   const dep = f.options.kind === 'call' ? dependencyOf(f.options.source.params) : null
-  const columns = 6 + (design.steps ? 1 : 0)
   const stepId = `${editing.id}-field-${i}-step`
   const label = f.label.es || f.name
   return (
-    <>
-      <tr className={open ? 'form-editor__row is-open' : 'form-editor__row'}>
-        <th scope="row">
+    <li className={open ? 'form-editor__item is-open' : 'form-editor__item'}>
+      <div className="form-editor__row">
+        <span>
           <code translate="no">{f.name}</code>
           {errors > 0 && <span className="form-editor__count">{t('fields.problemCount', { n: errors })}</span>}
-        </th>
-        <td>{label}</td>
-        <td>{t(`input.${f.input}`)}</td>
-        <td>
+        </span>
+        <span>{label}</span>
+        <span>{t(`input.${f.input}`)}</span>
+        <span>
           <Checkbox inputId={`${editing.id}-field-${i}-req`} checked={f.required} onChange={(e) => apply(withField(design, i, { required: !!e.checked }))} aria-label={`${t('fields.required')}: ${f.name}`} />
-        </td>
+        </span>
         {design.steps && (
-          <td>
+          <span>
             <Dropdown
               inputId={stepId}
-              value={f.step ?? ''}
-              onChange={(e) => apply(withField(design, i, { step: (e.value as string) || null }))}
-              options={[...(f.step ? [] : [{ value: '', label: t('fields.noStep') }]), ...design.steps.map((s) => ({ value: s.key, label: s.title.es || s.key }))]}
+              value={f.step}
+              onChange={(e) => apply(withField(design, i, { step: (e.value as string | null) || null }))}
+              options={design.steps.map((s) => ({ value: s.key, label: s.title.es || s.key }))}
+              placeholder={t('fields.noStep')}
               aria-label={`${t('fields.step')}: ${f.name}`}
               className={stepProblems.length ? 'p-invalid' : undefined}
               aria-describedby={stepProblems.length ? `${stepId}-error` : undefined}
@@ -127,30 +123,28 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
               </small>
             )}
             {problemText(stepProblems, t, 'warning') && <small className="form-editor__warning">{problemText(stepProblems, t, 'warning')}</small>}
-          </td>
+          </span>
         )}
-        <td>
+        <span>
           <span className="form-editor__tags">
             {f.validator && <Tag severity="info" value={t('fields.hasValidator', { call: f.validator.endpoint.replace(/^api\//, '') })} />}
             {f.options.kind === 'call' && <Tag severity="secondary" value={t('fields.hasOptions', { call: f.options.source.endpoint.replace(/^api\//, '') })} />}
             {f.options.kind === 'list' && <Tag severity="secondary" value={t('fields.hasList', { n: f.options.items.length })} />}
             {dep && <Tag severity="warning" value={t('fields.dependsOn', { field: dep.field })} />}
           </span>
-        </td>
-        <td className="screen-studio__move">
+        </span>
+        <span className="screen-studio__move">
           <Button type="button" icon={open ? 'pi pi-chevron-up' : 'pi pi-pencil'} text rounded size="small" onClick={onOpen} aria-expanded={open} aria-label={t(open ? 'fields.close' : 'fields.edit', { field: f.name })} />
           <Button type="button" icon="pi pi-arrow-up" text rounded size="small" disabled={i === 0} onClick={() => apply(withFieldMoved(design, i, -1))} aria-label={t('fields.up', { field: f.name })} />
           <Button type="button" icon="pi pi-arrow-down" text rounded size="small" disabled={i === design.fields.length - 1} onClick={() => apply(withFieldMoved(design, i, 1))} aria-label={t('fields.down', { field: f.name })} />
           <Button type="button" icon="pi pi-trash" text rounded size="small" severity="danger" onClick={onRemove} aria-label={t('fields.remove', { field: f.name })} />
-        </td>
-      </tr>
+        </span>
+      </div>
       {open && (
-        <tr className="form-editor__detail">
-          <td colSpan={columns}>
-            <FieldEditor editing={editing} index={i} refused={refused} onRenamed={onRenamed} />
-          </td>
-        </tr>
+        <div className="form-editor__detail">
+          <FieldEditor editing={editing} index={i} refused={refused} onRenamed={onRenamed} />
+        </div>
       )}
-    </>
+    </li>
   )
 }

@@ -60,10 +60,10 @@ export function TextPair(props: { id: string; labels: [ReactNode, ReactNode]; va
   }
   const en = (text: string) => (text && !value.es ? t('text.esFirst') : commit({ ...value, en: text }))
   return (
-    <>
+    <div className="form-editor__pair">
       <TextBox id={`${id}-es`} label={labels[0]} value={value.es} commit={es} required={required} hint={hint} error={error} />
       <TextBox id={`${id}-en`} label={labels[1]} value={value.en} commit={en} placeholder={value.es} />
-    </>
+    </div>
   )
 }
 

@@ -34,7 +34,7 @@ export function FormSubmitEditor({ editing }: { editing: FormEditing }) {
           <Dropdown inputId={`${id}-body`} value={s.body} onChange={(e) => set({ body: e.value as SubmitDesign['body'] })} options={bodies} />
         </FieldShell>
       </div>
-      <div className="screen-studio__grid">
+      <div className="form-editor__pairs">
         <TextPair id={`${id}-label`} labels={[t('submit.labelEs'), t('submit.labelEn')]} value={s.label} commit={(label) => set({ label })} />
         <TextPair id={`${id}-toast`} labels={[t('submit.toastEs'), t('submit.toastEn')]} value={s.toast} commit={(toast) => set({ toast })} hint={t('submit.toastHelp')} />
       </div>

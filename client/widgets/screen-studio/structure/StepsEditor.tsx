@@ -56,7 +56,7 @@ export function StepsEditor({ editing }: { editing: FormEditing }) {
                     <Button type="button" icon="pi pi-trash" text rounded size="small" severity="danger" onClick={() => void remove(i)} aria-label={t('steps.remove', { step: s.key })} />
                   </span>
                 </div>
-                <div className="screen-studio__grid">
+                <div className="form-editor__pairs">
                   <TextBox id={`${sid}-key`} label={t('steps.key')} value={s.key} commit={(key) => rekey(i, key)} lazy required error={problemText(problems.filter((p) => p.place === 'stepKey'), t)} />
                   <TextPair id={`${sid}-title`} labels={[t('steps.titleEs'), t('steps.titleEn')]} value={s.title} commit={(title) => apply(withStep(design, i, { title }))} required />
                   <TextPair id={`${sid}-description`} labels={[t('steps.descriptionEs'), t('steps.descriptionEn')]} value={s.description} commit={(description) => apply(withStep(design, i, { description }))} />
@@ -81,7 +81,7 @@ export function StepsEditor({ editing }: { editing: FormEditing }) {
             <Checkbox inputId={`${id}-review`} checked={!!design.review} onChange={(e) => apply({ ...design, review: e.checked ? (design.review ?? { title: reviewTitle(), origin: null }) : null })} />
           </FieldShell>
           {design.review && (
-            <div className="screen-studio__grid">
+            <div className="form-editor__pairs">
               <TextPair id={`${id}-review-title`} labels={[t('steps.reviewTitleEs'), t('steps.reviewTitleEn')]} value={design.review.title} commit={(title) => apply({ ...design, review: { ...design.review!, title } })} required />
             </div>
           )}
