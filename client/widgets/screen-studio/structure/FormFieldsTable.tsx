@@ -4,11 +4,11 @@ import { Dropdown } from 'primereact/dropdown'
 import { InputText } from 'primereact/inputtext'
 import { Tag } from 'primereact/tag'
 import { useState } from 'react'
-import { useMessages } from '../../../i18n/i18n'
+import { localized, useMessages } from '../../../i18n/i18n'
 import { confirm } from '../../../ui/confirm'
 import { FieldShell } from '../../../ui/FieldShell'
 import { FieldEditor } from './FieldEditor'
-import { dependencyOf, nameProblem, withField, withFieldMoved, withNewField, withoutField, type FieldDesign, type FormEditing } from './form-design'
+import { dependencyOf, nameProblem, textOf, withField, withFieldMoved, withNewField, withoutField, type FieldDesign, type FormEditing } from './form-design'
 import { formMessages } from './form-messages'
 import { problemText } from './FormInputs'
 
@@ -92,7 +92,7 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
   const errors = mine.filter((p) => p.severity === 'error').length
   const dep = f.options.kind === 'call' ? dependencyOf(f.options.source.params) : null
   const stepId = `${editing.id}-field-${i}-step`
-  const label = f.label.es || f.name
+  const label = localized(textOf(f.label)) || f.name
   return (
     <li className={open ? 'form-editor__item is-open' : 'form-editor__item'}>
       <div className="form-editor__row">
@@ -111,7 +111,7 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
               inputId={stepId}
               value={f.step}
               onChange={(e) => apply(withField(design, i, { step: (e.value as string | null) || null }))}
-              options={design.steps.map((s) => ({ value: s.key, label: s.title.es || s.key }))}
+              options={design.steps.map((s) => ({ value: s.key, label: localized(textOf(s.title)) || s.key }))}
               placeholder={t('fields.noStep')}
               aria-label={`${t('fields.step')}: ${f.name}`}
               className={stepProblems.length ? 'p-invalid' : undefined}
