@@ -6,8 +6,9 @@ import type { SessionGate } from '../session/session-gate'
 /**
  * `GET /bff/admin/catalogue` (GESTORACCESS): the endpoint catalogue as this BFF loaded it (the
  * shipped files and an operator's own), for the screen studio, which offers only catalogued
- * calls. Without the personal-data map and error texts: what a screen can call, not how the
- * BFF guards it.
+ * calls and reads an answer's fields from its shape's name (schemas/business/shapes.ts).
+ * Without the personal-data map and error texts: what a screen can call, not how the BFF
+ * guards it.
  */
 export async function catalogueRoutes(app: FastifyInstance, opts: { gate: SessionGate; catalogue: CallIndex }) {
   app.addHook('onRequest', requirePermission(opts.gate, 'GESTORACCESS'))
@@ -24,6 +25,7 @@ export async function catalogueRoutes(app: FastifyInstance, opts: { gate: Sessio
       ...(c.query ? { query: c.query } : {}),
       ...(c.pathParams ? { pathParams: c.pathParams } : {}),
       ...(c.answer ? { answer: c.answer } : {}),
+      ...(c.shape ? { shape: c.shape } : {}),
     }))
   app.get('/bff/admin/catalogue', async (_request, reply) => {
     reply.header('cache-control', 'no-store')

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
 import { ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT, signIn, textField } from './support'
 
 /**
@@ -43,6 +43,28 @@ async function publishToGroupBrand(admin: Page, version: number) {
 }
 
 const toast = (page: Page, text: RegExp | string) => expect(page.locator('.p-toast-message').filter({ hasText: text }).first()).toBeVisible()
+
+/** Adds a field to the form editor's form; it opens to be edited. */
+async function addField(admin: Page, name: string) {
+  await admin.getByLabel('Nombre del campo nuevo').fill(name)
+  await admin.getByRole('button', { name: 'Añadir campo' }).click()
+  await expect(admin.getByRole('region', { name: `Campo ${name}` })).toBeVisible()
+}
+
+/** Picks an option of the PrimeReact dropdown labelled `label` inside `scope`. */
+async function pickIn(scope: Locator, label: string, option: RegExp | string, search?: string) {
+  await scope.locator('.screen-form__field').filter({ has: scope.page().locator('label', { hasText: label }) }).first().locator('.p-dropdown').click()
+  if (search) await scope.page().locator('.p-dropdown-filter').fill(search)
+  await scope.page().locator('.p-dropdown-panel').getByRole('option', { name: option }).first().click()
+}
+
+/** Puts a field of the form editor in a step, from its line in the list of fields. */
+async function stepOf(admin: Page, field: string, step: string) {
+  const line = admin.locator('.form-editor__item').filter({ has: admin.locator('code', { hasText: new RegExp(`^${field.replace('.', '\\.')}$`) }) })
+  await line.locator('.form-editor__row .p-dropdown').click()
+  await admin.locator('.p-dropdown-panel').getByRole('option', { name: step, exact: true }).click()
+  await expect(line.locator('.form-editor__row .p-dropdown')).toContainText(step)
+}
 
 test('an admin builds a list screen, previews it as agente, publishes it to one brand; a broken version falls back; rollback removes it', async ({ browser }) => {
   test.setTimeout(240_000)
@@ -156,19 +178,45 @@ test('an admin adds a field with an options call and a validator to a shipped fo
   await admin.getByRole('row').filter({ hasText: 'contrato-alta' }).getByRole('button', { name: /^Abrir / }).click()
   await expect(admin.getByRole('heading', { name: /contrato-alta/ })).toBeVisible()
 
-  // The sign-up form is more than a list: it is edited as JSON, checked as it is typed.
+  // The sign-up form is edited in the Diseño tab's form editor: a field with the catalogue's NIF
+  // validator and one with options from a catalogued call, both in the first step.
+  await addField(admin, 'Pagador.Nif')
+  const nif = admin.getByRole('region', { name: 'Campo Pagador.Nif' })
+  await nif.getByLabel('Etiqueta (español)').fill('NIF del pagador')
+  await nif.getByLabel('Etiqueta (inglés)').fill('Payer tax id')
+  await nif.getByText('No se envía en el cuerpo').click()
+  await pickIn(nif, 'Comprobar con', /^NIF — /)
+  await expect(nif.getByText('GET api/validators/nif?nif=… · válido si «Valido» · motivo en «Motivo» · sustituye el valor por «Normalizado»')).toBeVisible()
+  await stepOf(admin, 'Pagador.Nif', 'Titular')
+
+  await addField(admin, 'Pagador.ProvinciaId')
+  const provincia = admin.getByRole('region', { name: 'Campo Pagador.ProvinciaId' })
+  await provincia.getByLabel('Etiqueta (español)').fill('Provincia del pagador')
+  await provincia.getByLabel('Etiqueta (inglés)').fill('Payer province')
+  await pickIn(provincia, 'Tipo de entrada', 'Lista desplegable')
+  await provincia.getByText('No se envía en el cuerpo').click()
+  await provincia.getByText('Una llamada del catálogo').click()
+  await pickIn(provincia, 'Llamada', /^api\/utility\/provincias — /, 'provincias')
+  // The value and label fields are proposed from a real item of the call's answer.
+  await expect(provincia.getByText(/^Muestra real: \{"Id":/)).toBeVisible()
+  await expect(provincia.getByRole('textbox', { name: 'Campo del valor' })).toHaveValue('Id')
+  await expect(provincia.getByRole('textbox', { name: 'Campo del texto' })).toHaveValue('Nombre')
+  await provincia.getByText('Ordenar por el texto').click()
+  await stepOf(admin, 'Pagador.ProvinciaId', 'Titular')
+  await expect(admin.getByText(/problemas en este formulario/)).toHaveCount(0)
+
+  // What the editor wrote: the two fields, in the first step, and a screen that passes its schema.
   await admin.getByRole('tab', { name: /JSON/ }).click()
-  const json = admin.getByLabel('JSON de la pantalla')
+  await expect(admin.getByText('La pantalla cumple el esquema.')).toBeVisible()
   type Form = { type: string; fields: Record<string, unknown>[]; steps: { key: string; fields: string[] }[] }
-  const screen = JSON.parse(await json.inputValue()) as { root: { children: Form[] } }
+  const screen = JSON.parse(await admin.getByLabel('JSON de la pantalla').inputValue()) as { root: { children: Form[] } }
   const form = screen.root.children.find((n) => n.type === 'form')!
-  form.fields.push(
+  expect(form.fields.slice(-2)).toEqual([
     { name: 'Pagador.Nif', label: { es: 'NIF del pagador', en: 'Payer tax id' }, input: 'text', exclude: true, validator: { endpoint: 'api/validators/nif', param: 'nif', validField: 'Valido', messageField: 'Motivo', normalizedField: 'Normalizado' } },
     { name: 'Pagador.ProvinciaId', label: { es: 'Provincia del pagador', en: 'Payer province' }, input: 'select', exclude: true, options: { endpoint: 'api/utility/provincias', valueField: 'Id', labelField: 'Nombre', sortByLabel: true } },
-  )
-  form.steps[0]!.fields.push('Pagador.Nif', 'Pagador.ProvinciaId')
-  await json.fill(JSON.stringify(screen, null, 2))
-  await expect(admin.getByText('La pantalla cumple el esquema.')).toBeVisible()
+  ])
+  expect(form.steps[0]!.fields.slice(-2)).toEqual(['Pagador.Nif', 'Pagador.ProvinciaId'])
+  expect(form.steps.slice(1).some((s) => s.fields.some((f) => f.startsWith('Pagador.')))).toBe(false)
   await admin.getByRole('button', { name: 'Guardar borrador' }).click()
   await toast(admin, /Borrador guardado: versión 1/)
   await admin.getByRole('tab', { name: /Publicar/ }).click()

@@ -90,7 +90,7 @@ describe('the catalogue the studio picks calls from', () => {
   it('lists the catalogued calls a screen may make, with their paging; admins only', async () => {
     const res = await request(bff.app.server).get('/bff/admin/catalogue').set('Cookie', admin).expect(200)
     const calls = res.body as { id: string; method: string; path: string; effect: string; list?: { sortable: string[] } }[]
-    expect(calls.find((c) => c.path === 'api/utility/tarifas')).toMatchObject({ method: 'GET', effect: 'read' })
+    expect(calls.find((c) => c.path === 'api/utility/tarifas')).toMatchObject({ method: 'GET', effect: 'read', shape: 'utility.tariffs' })
     expect(calls.find((c) => c.id === 'contract.list')?.list?.sortable.length).toBeGreaterThan(0)
     // The BFF's own sign-in calls are never a screen's.
     expect(calls.some((c) => c.path === 'api/auth/login')).toBe(false)

@@ -21,10 +21,12 @@ import { PublishPanel } from './PublishPanel'
 import { RouteMenuEditor } from './RouteMenuEditor'
 import { missingEnglish, screenTexts } from './screen-texts'
 import { statusBadge } from './status'
+import { formsOfScreen } from './structure/form-design'
+import { FormsSection } from './structure/FormsSection'
 import { TextsEditor } from './TextsEditor'
 
 /**
- * One screen in the studio: its design (structured, for list screens), texts side by side, raw
+ * One screen in the studio: its design (structured, for list screens and forms), texts side by side, raw
  * JSON, live preview as any user, publishing and history. Edits stay in the browser until saved
  * as a draft; a failed save keeps them, a save over a newer version says so and keeps them too.
  */
@@ -90,7 +92,13 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
         <TabPanel header={t('tab.design')} leftIcon="pi pi-table">
           <div className="screen-studio__design">
             <RouteMenuEditor screen={screen} onChange={change} />
-            {designOfScreen(screen) ? <ListDesigner screen={screen} onChange={change} /> : <Message severity="info" text={t('design.notList')} className="screen-studio__message" />}
+            {designOfScreen(screen) ? (
+              <ListDesigner screen={screen} onChange={change} />
+            ) : formsOfScreen(screen).length > 0 ? (
+              <FormsSection screen={screen} onChange={change} />
+            ) : (
+              <Message severity="info" text={t('design.notList')} className="screen-studio__message" />
+            )}
           </div>
         </TabPanel>
         <TabPanel header={missing ? `${t('tab.texts')} (${missing})` : t('tab.texts')} leftIcon="pi pi-language">
