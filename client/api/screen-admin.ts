@@ -77,6 +77,8 @@ export interface CatalogueCall {
   list?: { mode: string; sortable: string[]; filterable: string[]; summable?: string[] }
   query?: Record<string, unknown>
   pathParams?: Record<string, unknown>
+  /** What it answers: JSON (when absent), a file (download, export, PDF) or nothing. */
+  answer?: 'json' | 'file' | 'empty'
 }
 
 export interface PreviewAnswer {
