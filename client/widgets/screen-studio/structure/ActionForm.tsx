@@ -50,10 +50,10 @@ export function ActionForm({ id, action, pointer, scope, onChange }: { id: strin
           </span>
         </FieldShell>
         <FieldShell id={`${id}-permission`} label={t('action.permission')}>
-          <Dropdown inputId={`${id}-permission`} value={action.permission ?? ''} options={permissions} onChange={(e) => set({ permission: (e.value as string) || undefined })} filter loading={choices.isPending} />
+          <Dropdown inputId={`${id}-permission`} value={action.permission ?? ''} options={permissions} onChange={(e) => set({ permission: (e.value as string) || undefined })} placeholder={t('action.permissionNone')} filter loading={choices.isPending} />
         </FieldShell>
         <FieldShell id={`${id}-severity`} label={t('action.severity')}>
-          <Dropdown inputId={`${id}-severity`} value={action.severity ?? ''} options={[{ value: '', label: t('action.severityNone') }, ...ACTION_SEVERITIES.map((s) => ({ value: s, label: ts(`severity.${s}`) }))]} onChange={(e) => set({ severity: (e.value as ActionSpec['severity'] | '') || undefined })} />
+          <Dropdown inputId={`${id}-severity`} value={action.severity ?? ''} options={[{ value: '', label: t('action.severityNone') }, ...ACTION_SEVERITIES.map((s) => ({ value: s, label: ts(`severity.${s}`) }))]} onChange={(e) => set({ severity: (e.value as ActionSpec['severity'] | '') || undefined })} placeholder={t('action.severityNone')} />
         </FieldShell>
         <TextFields id={`${id}-confirm`} label={t('action.confirm')} hint={t('action.confirmHelp')} value={action.confirm} onChange={(confirm) => set({ confirm })} />
       </div>

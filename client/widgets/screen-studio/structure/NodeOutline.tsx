@@ -23,8 +23,9 @@ export function NodeOutline({ items, selected, onSelect }: { items: readonly Out
           <li key={item.pointer} style={{ paddingInlineStart: `${item.depth * 0.9}rem` }}>
             <button type="button" className="structure__item" aria-current={item.pointer === selected ? 'true' : undefined} onClick={() => onSelect(item.pointer)} onKeyDown={moveFocus} title={item.pointer}>
               <span className="structure__item-type">{t(`type.${item.type}`)}</span>
-              <span className="structure__item-label">{item.label}</span>
-              {item.place && <span className="structure__item-place">{item.place}</span>}
+              {/* A node without a name of its own is labelled by its type, shown once. */}
+              {item.label !== t(`type.${item.type}`) && <span className="structure__item-label"> {item.label}</span>}
+              {item.place && <span className="structure__item-place"> {item.place}</span>}
             </button>
           </li>
         ))}
