@@ -4,7 +4,7 @@
  * maybe a query. Shared by the table's row link and the actions' targets.
  */
 export interface RouteLink {
-  /** The route's path as the manifest spells it (`/soluciones/contratos/{referencia}`). */
+  /** The route's path as the manifest spells it (`/area/{referencia}`). */
   path: string
   /** What fills each parameter of the path. */
   values: Record<string, string>

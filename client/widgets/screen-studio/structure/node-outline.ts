@@ -129,7 +129,7 @@ export function refreshableIds(screen: ScreenFile): string[] {
   return ids
 }
 
-/** The parameters of the screen's routes (`{referencia}` of `/soluciones/contratos/{referencia}`): what `{params.X}` reads. */
+/** The parameters of the screen's routes (`{referencia}` of `/area/{referencia}`): what `{params.X}` reads. */
 export function screenRouteParams(screen: ScreenFile): string[] {
   return [...new Set((screen.routes ?? []).flatMap((r) => [...r.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!)))]
 }
