@@ -77,7 +77,7 @@ export interface CatalogueCall {
   list?: { mode: string; sortable: string[]; filterable: string[]; summable?: string[] }
   query?: Record<string, unknown>
   pathParams?: Record<string, unknown>
-  /** What it answers: JSON (the default), a file or nothing. */
+  /** What it answers: JSON (when absent), a file (download, export, PDF) or nothing. */
   answer?: 'json' | 'file' | 'empty'
   /** What a JSON answer looks like: a name of the business shapes (schemas/business/shapes.ts). */
   shape?: string

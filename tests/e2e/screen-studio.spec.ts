@@ -1,5 +1,7 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
-import { ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT, signIn, textField } from './support'
+import fs from 'node:fs'
+import { pdfText } from '../helpers/pdf-text'
+import { acceptConfirmation, ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT, signIn, textField } from './support'
 
 /**
  * Issue 15, end to end, in Chromium: an admin builds a «Tarifas de acceso» list over
@@ -178,8 +180,13 @@ test('an admin adds a field with an options call and a validator to a shipped fo
   await admin.getByRole('row').filter({ hasText: 'contrato-alta' }).getByRole('button', { name: /^Abrir / }).click()
   await expect(admin.getByRole('heading', { name: /contrato-alta/ })).toBeVisible()
 
-  // The sign-up form is edited in the Diseño tab's form editor: a field with the catalogue's NIF
-  // validator and one with options from a catalogued call, both in the first step.
+  // The sign-up form is edited with the form editor, picked in the Estructura tab's outline: a
+  // field with the catalogue's NIF validator and one with options from a catalogued call, both
+  // in the first step.
+  await admin.getByRole('tab', { name: 'Estructura' }).click()
+  const outline = admin.getByRole('navigation', { name: 'Nodos de la pantalla' })
+  await outline.getByRole('button', { name: /^Formulario/ }).first().click()
+  await expect(outline.getByRole('button', { name: /^Formulario/ }).first()).toHaveAttribute('aria-current', 'true')
   await addField(admin, 'Pagador.Nif')
   const nif = admin.getByRole('region', { name: 'Campo Pagador.Nif' })
   await nif.getByLabel('Etiqueta (español)').fill('NIF del pagador')
@@ -245,5 +252,81 @@ test('an admin adds a field with an options call and a validator to a shipped fo
     await agente.goto(`${HOSTS.limpia}/soluciones/contratos/alta`)
     await expect(wizard.getByRole('heading', { name: /Paso 1 de 6/ })).toBeVisible({ timeout: 5_000 })
     await expect(wizard.locator('[data-field="Pagador.Nif"]')).toHaveCount(0)
+  }).toPass({ timeout: 30_000 })
+})
+
+test('an admin adds a confirmed download to each row of a shipped list in the Estructura tab; a user prints a contract with it; rollback removes it', async ({ browser }) => {
+  test.setTimeout(180_000)
+  const admin = await openAs(browser, ADMIN, HOSTS.verde)
+  await admin.goto(`${HOSTS.verde}/sysmanager/pantallas`)
+  await admin.getByLabel('Buscar pantalla').fill('contratos-listado')
+  await admin.getByRole('row').filter({ hasText: 'contratos-listado' }).getByRole('button', { name: /^Abrir / }).click()
+  await expect(admin.getByRole('heading', { name: /contratos-listado/ })).toBeVisible()
+
+  // The structure: the table among the screen's nodes, its row actions edited with a form.
+  await admin.getByRole('tab', { name: 'Estructura' }).click()
+  const outline = admin.getByRole('navigation', { name: 'Nodos de la pantalla' })
+  await outline.getByRole('button', { name: /^Tabla contratos/ }).click()
+  await expect(outline.getByRole('button', { name: /^Tabla contratos/ })).toHaveAttribute('aria-current', 'true')
+  const rowActions = admin.getByRole('group', { name: 'Acciones de cada fila' })
+  await expect(rowActions.getByRole('button', { name: 'Editar Ver contrato' })).toBeVisible()
+  await rowActions.getByRole('button', { name: 'Añadir acción' }).click()
+  await rowActions.getByLabel('Identificador').fill('imprimir')
+  await rowActions.getByLabel('Texto del botón (español)').fill('Imprimir')
+  await rowActions.getByLabel('Texto del botón (inglés)').fill('Print')
+  await rowActions.getByLabel('Icono').fill('pi pi-print')
+  await pick(admin, 'st-table-row-actions-2-kind', 'Descargar un fichero')
+  await rowActions.getByLabel('Pregunta de confirmación (español)').fill('¿Imprimir el contrato {row.CodigoContrato}?')
+  await rowActions.getByLabel('Pregunta de confirmación (inglés)').fill('Print contract {row.CodigoContrato}?')
+  // The call: only the catalogue's reads that answer a file are offered; its parameter takes the row's code.
+  await pick(admin, 'st-table-row-actions-2-call-call', /GET api\/contract\/print/, 'print')
+  await rowActions.getByRole('button', { name: 'Añadir parámetro' }).click()
+  await expect(rowActions.getByLabel('Parámetro 1')).toHaveValue('codigoContrato')
+  await rowActions.getByLabel('Valor: codigoContrato').fill('{row.CodigoContrato}')
+  await expect(admin.getByText(/La pantalla no cumple el esquema/)).toHaveCount(0)
+  await expect(admin.getByText('Cambios sin guardar')).toBeVisible()
+
+  // The JSON tab shows what the form wrote.
+  await admin.getByRole('tab', { name: /JSON/ }).click()
+  const saved = JSON.parse(await admin.getByLabel('JSON de la pantalla').inputValue()) as { root: { children: { rowActions: unknown[] }[] } }
+  expect(saved.root.children[0]!.rowActions[2]).toEqual({
+    id: 'imprimir',
+    label: { es: 'Imprimir', en: 'Print' },
+    kind: 'download',
+    icon: 'pi pi-print',
+    confirm: { es: '¿Imprimir el contrato {row.CodigoContrato}?', en: 'Print contract {row.CodigoContrato}?' },
+    call: { method: 'GET', endpoint: 'api/contract/print', params: { codigoContrato: '{row.CodigoContrato}' } },
+  })
+  await admin.getByRole('button', { name: 'Guardar borrador' }).click()
+  await toast(admin, /Borrador guardado: versión \d+/)
+  await admin.getByRole('tab', { name: /Publicar/ }).click()
+  await admin.getByRole('button', { name: 'Publicar', exact: true }).click()
+  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Publicar' }).click()
+  await toast(admin, /Versión \d+ publicada\./)
+
+  // agente, on another brand, prints the first contract of the list from its row, after confirming.
+  const agente = await openAs(browser, AGENTE, HOSTS.limpia)
+  await agente.goto(`${HOSTS.limpia}/soluciones/contratos/listado`)
+  const table = agente.locator('[data-table="contratos"]')
+  const firstRow = table.locator('tbody tr').first()
+  await expect(firstRow.getByRole('button', { name: 'Imprimir' })).toBeVisible()
+  const code = (await firstRow.locator('td').first().innerText()).trim()
+  expect(code).toMatch(/^[A-Z]{2}-\d{4}-\d+$/)
+  await firstRow.getByRole('button', { name: 'Imprimir' }).click()
+  await expect(agente.locator('.p-confirm-dialog')).toContainText(`¿Imprimir el contrato ${code}?`)
+  const printed = agente.waitForEvent('download')
+  await acceptConfirmation(agente)
+  const bytes = fs.readFileSync((await (await printed).path())!)
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+  expect(pdfText(bytes)).toContain(code)
+
+  // Rolled back, the next user to open the list has no such button.
+  await admin.getByRole('tabpanel').getByRole('button', { name: 'Deshacer la última publicación' }).click()
+  await admin.locator('.p-confirm-dialog').getByRole('button', { name: 'Deshacer la última publicación' }).click()
+  await toast(admin, 'Publicación deshecha.')
+  await expect(async () => {
+    await agente.goto(`${HOSTS.limpia}/soluciones/contratos/listado`)
+    await expect(table.locator('tbody tr').first().getByRole('button', { name: 'Ver contrato' })).toBeVisible({ timeout: 5_000 })
+    await expect(table.getByRole('button', { name: 'Imprimir' })).toHaveCount(0)
   }).toPass({ timeout: 30_000 })
 })

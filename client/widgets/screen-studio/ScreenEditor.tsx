@@ -21,21 +21,29 @@ import { PublishPanel } from './PublishPanel'
 import { RouteMenuEditor } from './RouteMenuEditor'
 import { missingEnglish, screenTexts } from './screen-texts'
 import { statusBadge } from './status'
-import { formsOfScreen } from './structure/form-design'
-import { FormsSection } from './structure/FormsSection'
+import { messages as structureMessages } from './structure/messages'
+import { StructureEditor } from './structure/StructureEditor'
 import { TextsEditor } from './TextsEditor'
 
+/** The editor's tabs, in order: the index of a tab is its place here. */
+const TABS = ['design', 'structure', 'texts', 'json', 'preview', 'publish', 'history'] as const
+const tabIndex = (name: (typeof TABS)[number]) => TABS.indexOf(name)
+
 /**
- * One screen in the studio: its design (structured, for list screens and forms), texts side by side, raw
+ * One screen in the studio: its design (structured, for list screens), its structure (any node,
+ * edited one at a time), texts side by side, raw
  * JSON, live preview as any user, publishing and history. Edits stay in the browser until saved
  * as a draft; a failed save keeps them, a save over a newer version says so and keeps them too.
  */
 export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void }) {
   const t = useMessages(messages)
+  const ts = useMessages(structureMessages)
   const client = useQueryClient()
   const state = useQuery({ queryKey: ['studio', 'screen', id], queryFn: () => screenAdmin.state(id), staleTime: 0, meta: { errorArea: t('area'), errorMessage: t('editor.error') } })
   const [draft, setDraft] = useState<ScreenFile | null>(null)
   const [tab, setTab] = useState(0)
+  // The node chosen in the structure tab stays chosen while the admin visits the other tabs.
+  const [node, setNode] = useState('/root')
   const [problem, setProblem] = useState<string | null>(null)
   const [conflict, setConflict] = useState<number | null>(null)
 
@@ -92,14 +100,11 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
         <TabPanel header={t('tab.design')} leftIcon="pi pi-table">
           <div className="screen-studio__design">
             <RouteMenuEditor screen={screen} onChange={change} />
-            {designOfScreen(screen) ? (
-              <ListDesigner screen={screen} onChange={change} />
-            ) : formsOfScreen(screen).length > 0 ? (
-              <FormsSection screen={screen} onChange={change} />
-            ) : (
-              <Message severity="info" text={t('design.notList')} className="screen-studio__message" />
-            )}
+            {designOfScreen(screen) ? <ListDesigner screen={screen} onChange={change} /> : <Message severity="info" text={t('design.notList')} className="screen-studio__message" />}
           </div>
+        </TabPanel>
+        <TabPanel header={ts('tab')} leftIcon="pi pi-sitemap">
+          <StructureEditor screen={screen} selected={node} onSelect={setNode} onChange={change} />
         </TabPanel>
         <TabPanel header={missing ? `${t('tab.texts')} (${missing})` : t('tab.texts')} leftIcon="pi pi-language">
           <TextsEditor screen={screen} onChange={change} />
@@ -108,13 +113,13 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
           <JsonEditor screen={screen} onChange={change} />
         </TabPanel>
         <TabPanel header={t('tab.preview')} leftIcon="pi pi-eye">
-          {tab === 3 && <PreviewPane screen={screen} />}
+          {tab === tabIndex('preview') && <PreviewPane screen={screen} />}
         </TabPanel>
         <TabPanel header={t('tab.publish')} leftIcon="pi pi-send">
           <PublishPanel id={id} state={current} dirty={dirty} />
         </TabPanel>
         <TabPanel header={t('tab.history')} leftIcon="pi pi-history">
-          {tab === 5 && <HistoryPanel id={id} />}
+          {tab === tabIndex('history') && <HistoryPanel id={id} />}
         </TabPanel>
       </TabView>
     </section>

@@ -1,4 +1,5 @@
 import type { LocalizedText } from '../../../schemas/i18n'
+import { linkFor, routeOfLink, routeParams } from './route-link'
 import { SCREEN_SCHEMA_VERSION, type Column, type ColumnFormat, type ScreenFile, type TableNode, type Text } from '../../../schemas/screen'
 
 /**
@@ -162,16 +163,16 @@ export function designOfScreen(screen: ScreenFile): ListDesign | null {
 
 /** A row link for a route: each `{param}` of its path filled with a row field (`{row.Id}`). */
 export function rowLinkFor(routePath: string, fields: Record<string, string>): string {
-  return routePath.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => `{row.${fields[name] ?? name}}`)
+  return linkFor(routePath, Object.fromEntries(routeParams(routePath).map((name) => [name, `{row.${fields[name] ?? name}}`])))
 }
 
 /** The route a row link leads to, among `paths`, with the row field filling each parameter; null when none matches. */
 export function routeOfRowLink(link: string, paths: readonly string[]): { path: string; fields: Record<string, string> } | null {
   for (const path of paths) {
-    const names: string[] = []
-    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z0-9_]+)\\?\}/g, (_m, name: string) => (names.push(name), '\\{row\\.([A-Za-z0-9_.]+)\\}'))}$`)
-    const m = pattern.exec(link)
-    if (m) return { path, fields: Object.fromEntries(names.map((n, i) => [n, m[i + 1]!])) }
+    const found = routeOfLink(link, [path])
+    // Only a link whose every parameter is a row field, without a query: the list's row link.
+    const fields = found && !found.query ? Object.entries(found.values).map(([name, v]) => [name, /^\{row\.([A-Za-z0-9_.]+)\}$/.exec(v)?.[1]] as const) : null
+    if (fields?.every(([, f]) => f)) return { path, fields: Object.fromEntries(fields) as Record<string, string> }
   }
   return null
 }

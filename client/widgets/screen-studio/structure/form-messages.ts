@@ -3,9 +3,6 @@ import { defineMessages } from '../../../i18n/i18n'
 /** Texts of the screen studio's form editor: fields, validators, options, steps, submit and the problems it finds. */
 export const formMessages = defineMessages({
   es: {
-    'forms.title': 'Formularios',
-    'forms.help': 'Los formularios de esta pantalla se editan aquí; el resto de la pantalla, en la pestaña JSON.',
-    'forms.pick': 'Formulario',
     'forms.problems': '{n} problemas en este formulario: están señalados junto a lo que afectan.',
     'forms.refused': 'No se aplica el cambio: {error}',
 
@@ -180,9 +177,6 @@ export const formMessages = defineMessages({
     'problem.submitUnknown': 'La llamada {method} {endpoint} no es una llamada del catálogo que cambie datos.',
   },
   en: {
-    'forms.title': 'Forms',
-    'forms.help': "This screen's forms are edited here; the rest of the screen, in the JSON tab.",
-    'forms.pick': 'Form',
     'forms.problems': '{n} problems in this form: each is shown next to what it concerns.',
     'forms.refused': 'The change is not applied: {error}',
 
