@@ -1,4 +1,7 @@
 import path from 'node:path'
+import type { AuditLog } from './audit/audit-log'
+import { RedisAuditLog } from './audit/redis-audit-log'
+import { SqliteAuditLog } from './audit/sqlite-audit-log'
 import type { Config } from './config'
 import type { StoreLog } from './lib/redis-client'
 import type { DraftStore } from './drafts/draft-store'
@@ -22,6 +25,8 @@ export interface Stores {
   attempts: AttemptCounter
   /** Form drafts (7 days). */
   drafts: DraftStore
+  /** The audit of every change (append-only; AUDIT_RETENTION_DAYS). */
+  audit: AuditLog
 }
 
 /**
@@ -32,13 +37,14 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
       given.drafts ?? RedisDraftStore.open(config.redisUrl, { log }).then((store) => new EncryptedDraftStore(store, cipher)),
+      given.audit ?? RedisAuditLog.open(config.redisUrl, { retentionMs: config.auditRetentionMs, log }),
     ])
-    return { sessions, menus, attempts, drafts }
+    return { sessions, menus, attempts, drafts, audit }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   return {
@@ -46,6 +52,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     menus: given.menus ?? new SqliteMenuStore(path.join(config.dataDir, 'bff-menus.db')),
     attempts: given.attempts ?? new MemoryAttemptCounter(),
     drafts: given.drafts ?? new EncryptedDraftStore(new SqliteDraftStore(path.join(config.dataDir, 'bff-drafts.db')), cipher),
+    audit: given.audit ?? new SqliteAuditLog(path.join(config.dataDir, 'bff-audit.db'), { retentionMs: config.auditRetentionMs }),
   }
 }
 
