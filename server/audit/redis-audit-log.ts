@@ -13,26 +13,32 @@ const SEEN_MS = 24 * 3600_000
 /** Entries read per XREVRANGE. */
 const BATCH = 500
 /** Entries a query looks at, at most (newest first, within its dates): the bound of filtering in the BFF. */
-export const SCAN_LIMIT = 20_000
+const SCAN_LIMIT = 20_000
 /** Stream ids are Redis's clock, `at` the BFF's: dates are widened by this much, then applied exactly. */
 const CLOCK_MARGIN_MS = 5 * 60_000
 
 /**
- * Appends once: the request's mark is set first, and only a new mark writes. The entry goes to
- * the log and, under the same id, to its record's stream; both drop what the retention setting
- * no longer keeps (MINID), and a record's stream expires when nothing touched it for as long.
+ * Appends once: an entry whose mark is set is dropped, else it is written and marked, in one
+ * step. The entry goes to the log (under the id asked for, or the next one when that is not
+ * after the newest) and, under the same id, to its record's stream; both drop what the retention
+ * setting no longer keeps (MINID), and a record's stream expires when nothing touched it for as
+ * long.
  */
 const APPEND = luaScript(`
-if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return false end
-local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'e', ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then return false end
+local id = redis.pcall('XADD', KEYS[1], 'MINID', ARGV[1], ARGV[5], 'e', ARGV[2])
+if type(id) == 'table' and id.err then id = redis.call('XADD', KEYS[1], 'MINID', ARGV[1], '*', 'e', ARGV[2]) end
+redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
 if KEYS[3] then
-  redis.call('XADD', KEYS[3], 'MINID', '~', ARGV[1], id, 'e', ARGV[2])
+  redis.call('XADD', KEYS[3], 'MINID', ARGV[1], id, 'e', ARGV[2])
   redis.call('PEXPIRE', KEYS[3], ARGV[4])
 end
 return id`)
 
 export interface RedisAuditLogOptions {
   retentionMs: number
+  /** Entries a query looks at, at most (SCAN_LIMIT). */
+  scanLimit?: number
   now?: () => number
   log?: StoreLog
 }
@@ -59,9 +65,23 @@ export class RedisAuditLog implements AuditLog {
   }
 
   async append(entry: NewAuditEntry): Promise<void> {
+    await this.call(() => this.appendAs(entry, '*'))
+  }
+
+  /**
+   * Entries of an older trail, oldest first, filed at the time they happened when the log has
+   * nothing newer yet (so date ranges find them), else now.
+   */
+  async import(entries: NewAuditEntry[]): Promise<void> {
+    for (const entry of entries) {
+      await this.call(() => this.appendAs(entry, `${Date.parse(entry.at)}-*`))
+    }
+  }
+
+  private appendAs(entry: NewAuditEntry, id: string): Promise<unknown> {
     const keys = [LOG_KEY, seenKey(dedupeKey(entry)), ...(entry.record ? [recordKey(entry.record.id)] : [])]
     const oldest = Math.max(0, this.now() - this.opts.retentionMs)
-    await this.call(() => runScript(this.redis, APPEND, keys, [oldest, JSON.stringify(entry), SEEN_MS, this.opts.retentionMs]))
+    return runScript(this.redis, APPEND, keys, [oldest, JSON.stringify(entry), SEEN_MS, this.opts.retentionMs, id])
   }
 
   async query(filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditPage> {
@@ -96,11 +116,12 @@ export class RedisAuditLog implements AuditLog {
     const key = filter.record ? recordKey(filter.record.id) : LOG_KEY
     let end = filter.until !== undefined ? String(filter.until + CLOCK_MARGIN_MS) : '+'
     const start = filter.from !== undefined ? String(Math.max(0, filter.from - CLOCK_MARGIN_MS)) : '-'
+    const limit = this.opts.scanLimit ?? SCAN_LIMIT
     let looked = 0
     let more = false
     const read = async function* (this: RedisAuditLog): AsyncIterable<AuditEntry> {
-      while (looked < SCAN_LIMIT) {
-        const count = Math.min(BATCH, SCAN_LIMIT - looked)
+      while (looked < limit) {
+        const count = Math.min(BATCH, limit - looked)
         const batch = await this.call(() => this.redis.xrevrange(key, end, start, 'COUNT', count))
         for (const [id, fields] of batch) {
           const entry: AuditEntry = { id, ...(JSON.parse(fields[1]!) as NewAuditEntry) }
