@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Author } from '../../schemas/admin'
 import type { AuditActor, AuditRecord, NewAuditEntry } from '../../schemas/audit'
+import type { SessionUser } from '../../schemas/session-user'
 import type { AuditLog } from './audit-log'
 
 /** Where a failed write is told: the logger (pino) and the metrics. */
@@ -20,11 +21,14 @@ export interface AuditOrigin {
   onBehalfOf?: AuditActor
 }
 
+/** A user's name as entries and versions show it. */
+export const fullName = (user: Pick<SessionUser, 'Nombre' | 'Apellidos'>) => [user.Nombre, user.Apellidos].filter(Boolean).join(' ')
+
 /** The origin of an admin action, from its request (after requirePermission: the session is known). */
 export function originOf(request: FastifyRequest, status = 200): AuditOrigin {
   const user = request.sessionMemo!.user
   return {
-    author: { id: user.Id, name: [user.Nombre, user.Apellidos].filter(Boolean).join(' '), email: user.Email },
+    author: { id: user.Id, name: fullName(user), email: user.Email },
     brand: request.brand.key,
     requestId: String(request.id),
     call: `${request.method} ${(request.routeOptions.url ?? request.url).replace(/^\//, '')}`,

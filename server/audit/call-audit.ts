@@ -7,7 +7,7 @@ import type { Session } from '../session/session-store'
 import type { UpstreamClient } from '../upstream/upstream-client'
 import { maskedText } from './audit-mask'
 import { summarizeBody } from './audit-summary'
-import type { AuditWriter } from './audit-writer'
+import { fullName, type AuditWriter } from './audit-writer'
 import { recordChanges } from './record-changes'
 
 /** A catalogued mutation on its way through the proxy: what its entry needs once it is answered. */
@@ -127,8 +127,7 @@ export class CallAudit {
 }
 
 export function actorOf(session: Session): AuditActor {
-  const user = session.user
-  return { id: user.Id, email: user.Email, name: [user.Nombre, user.Apellidos].filter(Boolean).join(' ') }
+  return { id: session.user.Id, email: session.user.Email, name: fullName(session.user) }
 }
 
 /**
