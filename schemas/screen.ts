@@ -197,7 +197,8 @@ export type Field = Type.Static<typeof Field>
 
 // ── table ───────────────────────────────────────────────────────────────────
 
-export const ColumnFormat = Type.Enum(['text', 'number', 'integer', 'money', 'energy', 'power', 'percent', 'date', 'datetime', 'boolean', 'badge', 'link', 'code'])
+/** `changes`: a list of `{ field, before, after }` (a record's changed fields, as the audit keeps them), one per line. */
+export const ColumnFormat = Type.Enum(['text', 'number', 'integer', 'money', 'energy', 'power', 'percent', 'date', 'datetime', 'boolean', 'badge', 'link', 'code', 'changes'])
 export type ColumnFormat = Type.Static<typeof ColumnFormat>
 
 export const ColumnFilter = Type.Object(

@@ -4,6 +4,10 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import path from 'node:path'
 import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
+import type { AuditLog } from './audit/audit-log'
+import { auditRoutes } from './audit/audit-routes'
+import { AuditWriter } from './audit/audit-writer'
+import { CallAudit } from './audit/call-audit'
 import { brandRoutes } from './brand/brand-routes'
 import { loadBrands } from './brand/brand-registry'
 import type { Config } from './config'
@@ -62,6 +66,8 @@ export interface AppDeps {
   menuStore?: MenuStore
   /** Replaces the embedded SQLite draft store (tests). */
   draftStore?: DraftStore
+  /** Replaces the embedded SQLite audit log (tests, Redis). */
+  auditLog?: AuditLog
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -123,7 +129,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -132,13 +138,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const metrics = new BffMetrics(sessions)
   const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs, metrics.observeUpstream, config.upstreamConnections)
   const auth = new AuthService(upstream, sessions, deps.now)
+  const auditWriter = new AuditWriter(stores.audit, { logger: app.log, failed: metrics.auditWriteFailed }, deps.now)
+  const checker = new CallChecker(catalogue)
   const gate = new SessionGate({ store: sessions, auth, production: config.production, absoluteTimeoutMs: config.sessionAbsoluteTimeoutMs })
-  const menus = new MenuService(menuStore, defaultMenu)
+  const menus = new MenuService(menuStore, auditWriter, defaultMenu)
   const screenSchema = deps.screenSchema ?? { migrations: SCREEN_MIGRATIONS, version: SCREEN_SCHEMA_VERSION }
   const screensDocs = path.join(deps.screensDir ?? SHIPPED_SCREENS_DIR, 'docs')
   const screens = new ScreenService({
     shipped: shippedScreens,
-    store: new ScreenStore(menuStore),
+    store: new ScreenStore(menuStore, auditWriter),
     shippedView: { routes, menu: defaultMenu },
     frame: menuFrame,
     brands: brandKeys,
@@ -192,7 +200,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(brandRoutes, { brands })
   await app.register(authRoutes, { gate, auth, store: sessions, throttle })
   await app.register(passwordRoutes, { gate, store: sessions, upstream, recoveryThrottle, catalogue })
-  await app.register(adminSessionRoutes, { gate, store: sessions })
+  await app.register(adminSessionRoutes, { gate, store: sessions, audit: auditWriter })
   await app.register(draftRoutes, { gate, store: stores.drafts })
   await app.register(manifestRoutes, {
     gate,
@@ -223,7 +231,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(adminScreenRoutes, { gate, screens, routes })
   await app.register(screenPreviewRoutes, { gate, screens, menus, upstream, production: config.production, comparadorUrl: config.comparadorUrl })
   await app.register(catalogueRoutes, { gate, catalogue })
-  await app.register(apiProxy, { upstream, gate, checker: new CallChecker(catalogue), bodyLimit: config.apiBodyLimitBytes })
+  await app.register(auditRoutes, { gate, log: stores.audit, brands, catalogue, checker, upstream })
+  const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
+  await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
   app.addHook('onClose', async () => {
@@ -233,6 +243,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await sessions.close()
     await menuStore.close()
     await stores.drafts.close()
+    await stores.audit.close()
     await upstream.close().catch(() => undefined)
   })
   return app

@@ -59,6 +59,8 @@ const EnvSchema = Type.Object({
   /** Unset: 90 % of V8's heap limit. */
   MAX_HEAP_USED_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 1048576 })),
   MAX_RSS_MB: Type.Integer({ minimum: 0, maximum: 1048576, default: 0 }),
+  /** How long the audit of changes keeps an entry, in days (SQLite and Redis streams alike); older ones are dropped by the store. */
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 730 }),
   /** OTLP/HTTP collector base URL; set, traces go to <url>/v1/traces. */
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
 })
@@ -96,6 +98,7 @@ export interface Config {
   metricsToken: string | undefined
   overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number | undefined; maxRssBytes: number }
   otelEndpoint: string | undefined
+  auditRetentionMs: number
 }
 
 const validator = Compile(EnvSchema)
@@ -117,6 +120,7 @@ const numeric = new Set([
   'MAX_EVENT_LOOP_DELAY_MS',
   'MAX_HEAP_USED_MB',
   'MAX_RSS_MB',
+  'AUDIT_RETENTION_DAYS',
 ])
 const booleans = new Set(['TRUST_PROXY'])
 
@@ -181,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxRssBytes: e.MAX_RSS_MB * 1024 * 1024,
     },
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
+    auditRetentionMs: e.AUDIT_RETENTION_DAYS * 24 * 3600_000,
   }
 }
 

@@ -1,4 +1,8 @@
 import path from 'node:path'
+import type { AuditLog } from './audit/audit-log'
+import { RedisAuditLog } from './audit/redis-audit-log'
+import { SqliteAuditLog } from './audit/sqlite-audit-log'
+import { moveRedisMenuTrail, moveSqliteMenuTrail } from './audit/legacy-menu-trail'
 import type { Config } from './config'
 import type { StoreLog } from './lib/redis-client'
 import type { DraftStore } from './drafts/draft-store'
@@ -22,6 +26,8 @@ export interface Stores {
   attempts: AttemptCounter
   /** Form drafts (7 days). */
   drafts: DraftStore
+  /** The audit of every change (append-only; AUDIT_RETENTION_DAYS). */
+  audit: AuditLog
 }
 
 /**
@@ -32,20 +38,36 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
       given.drafts ?? RedisDraftStore.open(config.redisUrl, { log }).then((store) => new EncryptedDraftStore(store, cipher)),
+      given.audit ?? RedisAuditLog.open(config.redisUrl, { retentionMs: config.auditRetentionMs, log }),
     ])
-    return { sessions, menus, attempts, drafts }
+    if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
+    return { sessions, menus, attempts, drafts, audit }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
+  const menusFile = path.join(config.dataDir, 'bff-menus.db')
+  const audit = given.audit ?? new SqliteAuditLog(path.join(config.dataDir, 'bff-audit.db'), { retentionMs: config.auditRetentionMs })
+  if (!given.audit && !given.menus) await moveOldTrail(() => moveSqliteMenuTrail(menusFile, audit), log)
   return {
     sessions: given.sessions ?? new SqliteSessionStore(path.join(config.dataDir, 'bff-sessions.db'), timeouts, { cipher, log }),
-    menus: given.menus ?? new SqliteMenuStore(path.join(config.dataDir, 'bff-menus.db')),
+    menus: given.menus ?? new SqliteMenuStore(menusFile),
     attempts: given.attempts ?? new MemoryAttemptCounter(),
     drafts: given.drafts ?? new EncryptedDraftStore(new SqliteDraftStore(path.join(config.dataDir, 'bff-drafts.db')), cipher),
+    audit,
+  }
+}
+
+/** The menu store's old trail moved into the audit log; a failure is logged and the move tried again at the next start. */
+async function moveOldTrail(move: () => Promise<number>, log: StoreLog): Promise<void> {
+  try {
+    const moved = await move()
+    if (moved > 0) log.info({ event: 'audit_trail_moved', entries: moved }, 'the menu store’s old trail moved into the audit log')
+  } catch (err) {
+    log.warn({ event: 'audit_trail_move_failed', err: { message: (err as Error).message } }, 'the menu store’s old trail could not be moved into the audit log yet')
   }
 }
 

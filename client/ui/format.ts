@@ -91,9 +91,29 @@ export function formatValue(value: unknown, format: ColumnFormat | undefined): s
       return formatDateTime(value)
     case 'boolean':
       return value === true || value === 1 || value === 'true' ? messageIn(messages, 'value.yes') : messageIn(messages, 'value.no')
+    case 'changes':
+      return changesOf(value)
+        .map((c) => `${c.field}: ${c.before} → ${c.after}`)
+        .join('; ')
     default:
       return Array.isArray(value) ? value.join(', ') : String(value)
   }
+}
+
+/** A changed field: its name and both values as text ('—' for none). */
+export interface FieldChange {
+  field: string
+  before: string
+  after: string
+}
+
+/** The `{ field, before, after }` items of a `changes` value; anything else in it is left out. */
+export function changesOf(value: unknown): FieldChange[] {
+  if (!Array.isArray(value)) return []
+  const text = (v: unknown) => (v === null || v === undefined || v === '' ? '—' : String(v))
+  return value
+    .filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object' && typeof (c as { field?: unknown }).field === 'string')
+    .map((c) => ({ field: c.field as string, before: text(c.before), after: text(c.after) }))
 }
 
 /** Numeric formats sit right-aligned in tables. */

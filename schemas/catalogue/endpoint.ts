@@ -137,8 +137,21 @@ export const Endpoint = Type.Object(
      * does not hold, and the contract test checks the reference API's answers against it.
      */
     shape: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$' })),
-    /** The record it touches: its kind and the parameter (path, query or body) holding its key. */
-    record: Type.Optional(Type.Object({ entity: Type.String({ minLength: 1 }), param: Type.String({ minLength: 1 }) }, { additionalProperties: false })),
+    /**
+     * The record it touches: its kind and the parameter (path, query or body) holding its key.
+     * A mutation may name the read call of that record (`read`, a call id): the BFF then reads
+     * the record before and after it, and the audit keeps what changed.
+     */
+    record: Type.Optional(
+      Type.Object(
+        {
+          entity: Type.String({ minLength: 1 }),
+          param: Type.String({ minLength: 1 }),
+          read: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /**
      * Personal data in the answer: dotted paths, `[]` for the items of an array, to their kind
      * (`Items[].Titular.Nif`: `nif`).

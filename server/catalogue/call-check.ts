@@ -13,13 +13,16 @@ export interface CheckedCall {
   call: Endpoint
   /** `/api/…?…` exactly as it goes upstream. */
   upstreamPath: string
+  /** Path parameters as the request spelt them (decoded; checked). */
+  pathParams: Readonly<Record<string, string>>
   /** Checked query values by parameter (arrays for array parameters). */
   query: ReadonlyMap<string, string | string[]>
   /** The query parameters whose values the catalogue marks as personal data: what logs mask. */
   personalQuery: ReadonlySet<string>
 }
 
-export type TargetCheck = { ok: true; checked: CheckedCall } | { ok: false; status: 400 | 404; message: string }
+/** A refusal names the call when the target matched one (its parameters were wrong): the audit records refused mutations. */
+export type TargetCheck = { ok: true; checked: CheckedCall } | { ok: false; status: 400 | 404; message: string; call?: Endpoint }
 
 const NOT_FOUND = { ok: false as const, status: 404 as const, message: 'Recurso no encontrado.' }
 
@@ -91,18 +94,18 @@ export class CallChecker {
         }
         const p = c.pathParams[n++]!
         const value = p.check(match.pathParams[p.name]!)
-        if (typeof value !== 'string') return bad(`El parámetro «${p.name}»${labelOf(p.spec)} de la ruta ${value.error}.`)
+        if (typeof value !== 'string') return bad(`El parámetro «${p.name}»${labelOf(p.spec)} de la ruta ${value.error}.`, c.call)
         upstream += `/${encodeURIComponent(value)}`
       }
     }
 
     const query = q < 0 ? NO_QUERY : parseQuery(url.slice(q + 1), c)
-    if ('error' in query) return bad(query.error)
+    if ('error' in query) return bad(query.error, c.call)
     let serialized = ''
     for (const p of c.query) {
       const value = query.get(p.name)
       if (value === undefined) {
-        if (p.spec.required) return bad(`Falta el parámetro «${p.name}»${labelOf(p.spec)}.`)
+        if (p.spec.required) return bad(`Falta el parámetro «${p.name}»${labelOf(p.spec)}.`, c.call)
         continue
       }
       if (Array.isArray(value)) value.forEach((v, i) => (serialized += `&${p.name}[${i}]=${encodeURIComponent(v)}`))
@@ -111,13 +114,13 @@ export class CallChecker {
     if (c.call.list) {
       const columns = query.get('filterColumns')
       const queries = query.get('filterQueries')
-      if ((columns?.length ?? 0) !== (queries?.length ?? 0)) return bad('filterColumns y filterQueries deben tener el mismo número de valores.')
+      if ((columns?.length ?? 0) !== (queries?.length ?? 0)) return bad('filterColumns y filterQueries deben tener el mismo número de valores.', c.call)
     }
-    return { ok: true, checked: { call: c.call, upstreamPath: serialized ? `${upstream}?${serialized.slice(1)}` : upstream, query, personalQuery: c.personalQuery } }
+    return { ok: true, checked: { call: c.call, upstreamPath: serialized ? `${upstream}?${serialized.slice(1)}` : upstream, pathParams: match.pathParams, query, personalQuery: c.personalQuery } }
   }
 }
 
-const bad = (message: string) => ({ ok: false as const, status: 400 as const, message })
+const bad = (message: string, call: Endpoint) => ({ ok: false as const, status: 400 as const, message, call })
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 const NO_QUERY: ReadonlyMap<string, string | string[]> = new Map()
 

@@ -49,6 +49,7 @@ export function loadCatalogue(opts: { extraFiles?: readonly string[] } = {}): Ca
     ids.set(call.id, call)
     checkCoherence(call)
   }
+  for (const call of calls) checkRecordRead(call, ids)
   try {
     return new CallIndex(calls)
   } catch (err) {
@@ -76,4 +77,19 @@ function checkCoherence(call: Endpoint): void {
     if (!isShapeName(call.shape)) throw new CatalogueError(`${where}: la forma de la respuesta «${call.shape}» no está registrada (schemas/business/shapes.ts).`)
     if ((call.answer ?? 'json') !== 'json') throw new CatalogueError(`${where}: solo una respuesta JSON tiene forma.`)
   }
+}
+
+/**
+ * A mutation's `record.read` names a GET read of the same entity, whose own record parameter
+ * takes the key (the BFF reads the record with it before and after the mutation).
+ */
+function checkRecordRead(call: Endpoint, ids: ReadonlyMap<string, Endpoint>): void {
+  const name = call.record?.read
+  if (name === undefined) return
+  const where = `Catálogo, ${call.method} ${call.path}`
+  const read = ids.get(name)
+  if (call.effect !== 'mutation') throw new CatalogueError(`${where}: solo una llamada que cambia datos declara la lectura de su registro («read»).`)
+  if (!read) throw new CatalogueError(`${where}: la lectura del registro «${name}» no está en el catálogo.`)
+  if (read.effect !== 'read' || read.method !== 'GET') throw new CatalogueError(`${where}: la lectura del registro «${name}» debe ser una llamada GET de lectura.`)
+  if (read.record?.entity !== call.record!.entity) throw new CatalogueError(`${where}: «${name}» no lee un registro «${call.record!.entity}».`)
 }

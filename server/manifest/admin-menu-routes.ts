@@ -5,7 +5,8 @@ import { GatingPermissions } from '../../schemas/session-user'
 import type { BrandRegistry } from '../brand/brand-registry'
 import { sendError } from '../lib/errors'
 import type { UpstreamClient } from '../upstream/upstream-client'
-import { authorOf, requirePermission } from '../session/require-permission'
+import { originOf } from '../audit/audit-writer'
+import { requirePermission } from '../session/require-permission'
 import type { SessionGate } from '../session/session-gate'
 import type { MenuDefinition } from '../../schemas/menu'
 import { describeMenuChanges } from './menu-changes'
@@ -44,7 +45,8 @@ async function knownPermissions(opts: AdminMenuOptions, token: string, brandDoma
 /**
  * The menu manager's endpoints (GESTORACCESS): read the current version, save a new one
  * (validated, with optimistic concurrency), history with readable changes, diff between any two
- * versions, preview as a permission set and environment would see it, roll back, audit trail.
+ * versions, preview as a permission set and environment would see it, roll back (each change
+ * goes to the audit log, served by server/audit/audit-routes.ts).
  */
 export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptions) {
   // Every route of this plugin, checked before its body is read (see requirePermission).
@@ -97,7 +99,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
         throw err
       }
       try {
-        const { state, changes } = await opts.menus.save(brand.key, request.body.version, menu, authorOf(request))
+        const { state, changes } = await opts.menus.save(brand.key, request.body.version, menu, originOf(request))
         request.log.info({ event: 'menu_saved', brand: brand.key, version: state.version, userId: session.userId }, 'menu saved')
         return { brand: brand.key, version: state.version, menu: state.menu, changes }
       } catch (err) {
@@ -187,7 +189,7 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
       const target = await opts.menus.at(brand.key, request.body.version)
       if (!target) return sendError(reply, 404, `No existe la versión ${request.body.version} del menú.`)
       try {
-        const { state, changes } = await opts.menus.rollback(brand.key, request.body.version, request.body.expectedVersion, authorOf(request))
+        const { state, changes } = await opts.menus.rollback(brand.key, request.body.version, request.body.expectedVersion, originOf(request))
         request.log.info({ event: 'menu_rolled_back', brand: brand.key, version: state.version, restoredFrom: request.body.version }, 'menu rolled back')
         return { brand: brand.key, version: state.version, menu: state.menu, changes }
       } catch (err) {
@@ -196,11 +198,4 @@ export async function adminMenuRoutes(app: FastifyInstance, opts: AdminMenuOptio
       }
     },
   )
-
-  app.get<{ Querystring: BrandQuery }>('/bff/admin/audit', { schema: { querystring: BrandQuery } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store')
-    const brand = request.query.brand ? brandOf(request.query.brand, reply) : null
-    if (request.query.brand && !brand) return
-    return opts.store.auditTrail(brand ? menuDoc(brand.key) : undefined)
-  })
 }

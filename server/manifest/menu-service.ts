@@ -2,6 +2,7 @@ import { EMPTY_MENU_OVERLAY, type MenuDefinition, type MenuOverlay } from '../..
 import type { MenuSource } from './manifest-routes'
 import { describeMenuChanges, type MenuChange } from './menu-changes'
 import { applyOverlay, diffMenu } from './menu-overlay'
+import type { AuditOrigin, AuditWriter } from '../audit/audit-writer'
 import type { Author, MenuStore, StoredVersion } from './menu-store'
 
 /** A cached answer is trusted this long even without a change event (the safety net across instances). */
@@ -30,6 +31,7 @@ export class MenuService implements MenuSource {
 
   constructor(
     private readonly store: MenuStore,
+    private readonly audit: AuditWriter,
     private readonly shipped: MenuDefinition,
     private readonly now: () => number = Date.now,
   ) {
@@ -61,26 +63,26 @@ export class MenuService implements MenuSource {
   }
 
   /** Stores an edited (already validated) menu as the next version; throws VersionConflictError. */
-  async save(brand: string, expectedVersion: number, menu: MenuDefinition, author: Author): Promise<{ state: MenuState; changes: MenuChange[] }> {
+  async save(brand: string, expectedVersion: number, menu: MenuDefinition, origin: AuditOrigin): Promise<{ state: MenuState; changes: MenuChange[] }> {
     const before = await this.at(brand, expectedVersion)
-    const saved = await this.store.save(menuDoc(brand), expectedVersion, diffMenu(this.shipped, menu), author)
+    const saved = await this.store.save(menuDoc(brand), expectedVersion, diffMenu(this.shipped, menu), origin.author)
     this.cache.delete(brand)
     const state = this.toState(brand, saved)
     const changes = before ? describeMenuChanges(before, state.menu) : []
-    await this.store.audit({ at: saved.createdAt, actor: author, action: 'menu.save', doc: menuDoc(brand), version: saved.version, details: { changes: changes.map((c) => c.text) } })
+    await this.audit.admin(origin, { at: saved.createdAt, action: 'menu.save', doc: menuDoc(brand), version: saved.version, details: { changes: changes.map((c) => c.text) } })
     return { state, changes }
   }
 
   /** A new version with the content of an older one (itself recorded as a rollback). */
-  async rollback(brand: string, target: number, expectedVersion: number, author: Author): Promise<{ state: MenuState; changes: MenuChange[] }> {
+  async rollback(brand: string, target: number, expectedVersion: number, origin: AuditOrigin): Promise<{ state: MenuState; changes: MenuChange[] }> {
     const overlay = target === 0 ? EMPTY_MENU_OVERLAY : (await this.store.get<MenuOverlay>(menuDoc(brand), target))?.body
     if (!overlay) throw new Error(`No existe la versión ${target}.`)
     const before = await this.at(brand, expectedVersion)
-    const saved = await this.store.save(menuDoc(brand), expectedVersion, overlay, author, 'rollback', target)
+    const saved = await this.store.save(menuDoc(brand), expectedVersion, overlay, origin.author, 'rollback', target)
     this.cache.delete(brand)
     const state = this.toState(brand, saved)
     const changes = before ? describeMenuChanges(before, state.menu) : []
-    await this.store.audit({ at: saved.createdAt, actor: author, action: 'menu.rollback', doc: menuDoc(brand), version: saved.version, details: { restoredFrom: target, changes: changes.map((c) => c.text) } })
+    await this.audit.admin(origin, { at: saved.createdAt, action: 'menu.rollback', doc: menuDoc(brand), version: saved.version, details: { restoredFrom: target, changes: changes.map((c) => c.text) } })
     return { state, changes }
   }
 

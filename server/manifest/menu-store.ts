@@ -14,15 +14,6 @@ export interface StoredVersion<T = unknown> {
   restoredFrom: number | null
 }
 
-export interface AuditEntry {
-  at: number
-  actor: Author
-  action: string
-  doc: string
-  version: number | null
-  details: Record<string, unknown>
-}
-
 /** A save that expected another current version: someone else saved first. */
 export class VersionConflictError extends Error {
   constructor(readonly current: StoredVersion | null) {
@@ -31,8 +22,9 @@ export class VersionConflictError extends Error {
 }
 
 /**
- * The menu store port: versioned documents with optimistic concurrency, their history, an
- * audit trail, and change notifications so every BFF instance refreshes. Adapters (embedded
+ * The menu store port: versioned documents with optimistic concurrency, their history, and
+ * change notifications so every BFF instance refreshes (who changed what goes to the audit log,
+ * server/audit/). Adapters (embedded
  * SQLite, Redis) pass the same test suite. Version 0 means "nothing stored: the shipped
  * default"; the first save is version 1.
  */
@@ -43,8 +35,6 @@ export interface MenuStore {
   history<T>(doc: string, limit?: number): Promise<StoredVersion<T>[]>
   /** Saves `body` as the next version if the current one is `expectedVersion`, else throws VersionConflictError. */
   save<T>(doc: string, expectedVersion: number, body: T, author: Author, kind?: StoredVersion['kind'], restoredFrom?: number | null): Promise<StoredVersion<T>>
-  audit(entry: AuditEntry): Promise<void>
-  auditTrail(doc?: string, limit?: number): Promise<AuditEntry[]>
   /** Called with the document id whenever any instance saves a version. */
   subscribe(listener: (doc: string) => void): () => void
   ping(): Promise<void>

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import { closeRedis, execAll, firstConnection, luaScript, openRedis, runScript, storeCall, type StoreLog } from '../lib/redis-client'
-import { VersionConflictError, type AuditEntry, type Author, type MenuStore, type StoredVersion } from './menu-store'
+import { closeRedis, firstConnection, luaScript, openRedis, runScript, storeCall, type StoreLog } from '../lib/redis-client'
+import { VersionConflictError, type Author, type MenuStore, type StoredVersion } from './menu-store'
 
 /**
  * Versions of a document are fields 1..n of one hash, so the field count is the current
@@ -28,7 +28,7 @@ export interface RedisMenuStoreOptions {
 }
 
 /**
- * The shared menu store: versions, history and audit trail in Redis, and change notices over
+ * The shared menu store: versions and history in Redis, and change notices over
  * Redis pub/sub, so a save on one BFF replica drops the cached menus and screens of all.
  * Notices sent while an instance is cut off are lost; its caches expire within seconds anyway.
  */
@@ -77,10 +77,6 @@ export class RedisMenuStore implements MenuStore {
     return `${PREFIX}menu-versions:${doc}`
   }
 
-  private auditKey(doc?: string): string {
-    return doc === undefined ? `${PREFIX}menu-audit` : `${PREFIX}menu-audit:${doc}`
-  }
-
   async current<T>(doc: string): Promise<StoredVersion<T> | null> {
     const top = await this.call(() => this.redis.hlen(this.key(doc)))
     return top === 0 ? null : this.get<T>(doc, top)
@@ -106,17 +102,6 @@ export class RedisMenuStore implements MenuStore {
     const saved = await this.call(() => runScript(this.redis, SAVE, [this.key(doc)], [expectedVersion, raw, this.channel, doc]))
     if (Number(saved) !== 1) throw new VersionConflictError(await this.current(doc))
     return toVersion<T>(doc, raw)
-  }
-
-  async audit(entry: AuditEntry): Promise<void> {
-    const raw = JSON.stringify(entry)
-    await this.call(() => execAll(this.redis.multi().lpush(this.auditKey(), raw).lpush(this.auditKey(entry.doc), raw)))
-  }
-
-  async auditTrail(doc?: string, limit = 200): Promise<AuditEntry[]> {
-    if (limit <= 0) return []
-    const raws = await this.call(() => this.redis.lrange(this.auditKey(doc), 0, limit - 1))
-    return raws.map((r) => JSON.parse(r) as AuditEntry)
   }
 
   subscribe(listener: (doc: string) => void): () => void {

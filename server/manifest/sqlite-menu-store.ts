@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
 import { EventEmitter } from 'node:events'
 import { openDatabase } from '../lib/sqlite'
-import { VersionConflictError, type AuditEntry, type Author, type MenuStore, type StoredVersion } from './menu-store'
+import { VersionConflictError, type Author, type MenuStore, type StoredVersion } from './menu-store'
 
 interface VersionRow {
   doc: string
@@ -37,18 +37,6 @@ export class SqliteMenuStore implements MenuStore {
         restored_from INTEGER,
         PRIMARY KEY (doc, version)
       );
-      CREATE TABLE IF NOT EXISTS audit (
-        id INTEGER PRIMARY KEY,
-        at INTEGER NOT NULL,
-        actor_id INTEGER NOT NULL,
-        actor_name TEXT NOT NULL,
-        actor_email TEXT NOT NULL,
-        action TEXT NOT NULL,
-        doc TEXT NOT NULL,
-        version INTEGER,
-        details TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS audit_doc ON audit(doc, id);
     `)
     this.events.setMaxListeners(0)
   }
@@ -113,28 +101,6 @@ export class SqliteMenuStore implements MenuStore {
     }
     this.events.emit('change', doc)
     return result
-  }
-
-  async audit(entry: AuditEntry): Promise<void> {
-    this.db
-      .prepare('INSERT INTO audit (at, actor_id, actor_name, actor_email, action, doc, version, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(entry.at, entry.actor.id, entry.actor.name, entry.actor.email, entry.action, entry.doc, entry.version, JSON.stringify(entry.details))
-  }
-
-  async auditTrail(doc?: string, limit = 200): Promise<AuditEntry[]> {
-    const rows = (
-      doc
-        ? this.db.prepare('SELECT * FROM audit WHERE doc = ? ORDER BY id DESC LIMIT ?').all(doc, limit)
-        : this.db.prepare('SELECT * FROM audit ORDER BY id DESC LIMIT ?').all(limit)
-    ) as { at: number; actor_id: number; actor_name: string; actor_email: string; action: string; doc: string; version: number | null; details: string }[]
-    return rows.map((r) => ({
-      at: r.at,
-      actor: { id: r.actor_id, name: r.actor_name, email: r.actor_email },
-      action: r.action,
-      doc: r.doc,
-      version: r.version,
-      details: JSON.parse(r.details) as Record<string, unknown>,
-    }))
   }
 
   subscribe(listener: (doc: string) => void): () => void {

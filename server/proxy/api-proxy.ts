@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors as undiciErrors } from 'undici'
+import type { CallAudit } from '../audit/call-audit'
 import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { checkJsonBody } from '../catalogue/call-check'
 import { HttpError, MESSAGES, sendError } from '../lib/errors'
@@ -58,9 +59,10 @@ const isMultipart = (type: string | undefined) => type !== undefined && /^multip
  * side (npm run bench), the generic proxy's per-request work (URL rebuilding, header copies,
  * a stream for every answer) cost a third more CPU than this whole handler.
  */
-export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number }) {
-  const { upstream, gate, checker } = opts
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit }) {
+  const { upstream, gate, checker, audit } = opts
   app.decorateRequest('apiCall', null)
+  app.decorateRequest('auditing', null)
 
   /** Who may make the call: null when allowed, else the refusal already sent. */
   const refuseAccess = (request: FastifyRequest, reply: FastifyReply, checked: CheckedCall, session: Session | null): boolean => {
@@ -101,6 +103,8 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
   }
 
   const decide = (request: FastifyRequest, reply: FastifyReply, checked: CheckedCall, session: Session | null, done: () => void): void => {
+    // Every mutation is recorded from here on, refused or not; a read never is.
+    if (checked.call.effect === 'mutation') audit.begin(request, checked.call, checked, session ?? gate.known(request) ?? null)
     if (checked.call.access !== 'public' && refuseAccess(request, reply, checked, session)) return
     const refusal = bodyRefusal(request, checked)
     if (refusal) {
@@ -121,6 +125,9 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       // Named in the log: an uncatalogued call or parameter the product itself sends is a gap in
       // the catalogue (the end-to-end run fails on any).
       request.log.warn({ event: 'api_refused', status: target.status, reason: target.message }, 'api call refused by the catalogue')
+      const refused = target.call
+      // A mutation refused for its parameters is recorded too, with who tried it.
+      if (refused?.effect === 'mutation') return refuseRecorded(request, reply, refused, target.status, target.message)
       sendError(reply, target.status, target.message)
       return
     }
@@ -132,6 +139,24 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       (session) => decide(request, reply, checked, session, done),
       (err: Error) => reply.send(err),
     )
+  })
+
+  const refuseRecorded = (request: FastifyRequest, reply: FastifyReply, call: CheckedCall['call'], status: number, message: string): void => {
+    const known = gate.known(request)
+    const refuse = (session: Session | null) => {
+      audit.begin(request, call, null, session)
+      sendError(reply, status, message)
+    }
+    if (known !== undefined) return refuse(known)
+    gate.current(request, reply).then(refuse, (err: Error) => reply.send(err))
+  }
+
+  // The audit entry of a mutation is written once its answer is ready, whatever answered it
+  // (a refusal above, the body parser, the upstream), before it leaves: a client that reads the
+  // audit right after its answer finds it there.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.auditing === null) return done(null, payload)
+    audit.record(request, reply.statusCode).then(() => done(null, payload))
   })
 
   // JSON bodies are read (bounded, depth checked) to be checked; every other body stays unread
@@ -191,6 +216,8 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     headers['x-forwarded-host'] = request.host
     headers['x-forwarded-proto'] = request.protocol
 
+    // The record as it was, for the audit's before/after (mutations declaring their record's read call).
+    if (request.auditing?.call.record?.read) await audit.readBefore(request)
     const started = performance.now()
     let answer: UpstreamExchange
     try {
@@ -205,6 +232,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       return sendError(reply, mapped.statusCode, mapped.message)
     }
     observe(outcomeOfStatus(answer.statusCode), started)
+    if (request.auditing?.read && answer.statusCode < 300) await audit.readAfter(request)
 
     const answerHeaders: Record<string, string | string[]> = {}
     for (const name in answer.headers) {

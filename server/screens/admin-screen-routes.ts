@@ -3,7 +3,8 @@ import { CreateScreenBody, PublishScreenBody, RollbackScreenBody, SaveScreenBody
 import type { RouteDef } from '../../schemas/manifest'
 import type { Text } from '../../schemas/screen'
 import { HttpError, sendError } from '../lib/errors'
-import { authorOf, requirePermission } from '../session/require-permission'
+import { originOf } from '../audit/audit-writer'
+import { requirePermission } from '../session/require-permission'
 import type { SessionGate } from '../session/session-gate'
 import { tablesOf } from './screen-changes'
 import { ScreenConflictError, type ScreenService } from './screen-service'
@@ -80,7 +81,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
 
   app.post<{ Body: CreateScreenBody }>('/bff/admin/screens', { schema: { body: CreateScreenBody } }, async (request, reply) =>
     answer(reply, async () => {
-      const created = await screens.create(request.body.screen, authorOf(request))
+      const created = await screens.create(request.body.screen, originOf(request, 201))
       request.log.info({ event: 'screen_created', screen: created.id, version: created.version }, 'screen draft created')
       return reply.code(201).send({ ...created, status: 'draft' })
     }),
@@ -88,7 +89,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
 
   app.put<{ Params: ScreenParams; Body: SaveScreenBody }>('/bff/admin/screens/:id', { schema: { params: ScreenParams, body: SaveScreenBody } }, async (request, reply) =>
     answer(reply, async () => {
-      const saved = await screens.save(request.params.id, request.body.screen, request.body.expectedVersion, authorOf(request))
+      const saved = await screens.save(request.params.id, request.body.screen, request.body.expectedVersion, originOf(request))
       request.log.info({ event: 'screen_saved', screen: request.params.id, version: saved.version }, 'screen draft saved')
       return { id: request.params.id, status: 'draft', ...saved }
     }),
@@ -100,7 +101,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
     async (request, reply) =>
       answer(reply, async () => {
         const { version, audience } = request.body ?? {}
-        const release = await screens.publish(request.params.id, version, audience ? { brands: audience.brands ?? [], groups: audience.groups ?? [] } : null, authorOf(request))
+        const release = await screens.publish(request.params.id, version, audience ? { brands: audience.brands ?? [], groups: audience.groups ?? [] } : null, originOf(request))
         request.log.info({ event: 'screen_published', screen: request.params.id, release }, 'screen version published')
         return { id: request.params.id, audience: release }
       }),
@@ -111,7 +112,7 @@ export async function adminScreenRoutes(app: FastifyInstance, opts: AdminScreenO
     { schema: { params: ScreenParams, body: RollbackScreenBody } },
     async (request, reply) =>
       answer(reply, async () => {
-        const release = await screens.rollback(request.params.id, request.body?.version, authorOf(request))
+        const release = await screens.rollback(request.params.id, request.body?.version, originOf(request))
         request.log.info({ event: 'screen_rolled_back', screen: request.params.id, release }, 'screen publication rolled back')
         return { id: request.params.id, audience: release }
       }),

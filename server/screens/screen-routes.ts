@@ -3,7 +3,7 @@ import { RenderErrorBody, ScreenParams } from '../../schemas/admin'
 import { MESSAGES, sendError } from '../lib/errors'
 import type { MenuSource } from '../manifest/manifest-routes'
 import { routeView } from '../manifest/route-visibility'
-import { authorOf } from '../session/require-permission'
+import { originOf } from '../audit/audit-writer'
 import type { SessionGate } from '../session/session-gate'
 import { screenForUser } from './screen-access'
 import { viewerOf } from './screen-release'
@@ -63,7 +63,7 @@ export async function screenRoutes(app: FastifyInstance, opts: ScreenRouteOption
     async (request, reply) => {
       reply.header('cache-control', 'no-store')
       const session = request.sessionMemo!
-      const result = await opts.screens.renderFailed(request.params.id, request.body.version, viewerOf(request.brand.key, session.user), authorOf(request), request.body.message)
+      const result = await opts.screens.renderFailed(request.params.id, request.body.version, viewerOf(request.brand.key, session.user), originOf(request, 202), request.body.message)
       request.log.warn({ event: 'screen_render_error', screen: request.params.id, version: request.body.version, userId: session.userId, counted: result.counted }, 'a browser failed to render a screen')
       return reply.code(202).send(result)
     },

@@ -8,7 +8,8 @@ import { describeScreenChanges, type ScreenChange } from './screen-changes'
 import { ScreenLoadError } from './screen-loader'
 import { rebase } from './screen-rebase'
 import { fallenBack, initialRelease, lastPublish, published, versionFor, visibleVersions, type Audience, type Release, type ReleaseEvent, type Viewer } from './screen-release'
-import { screenDoc, type ScreenStore, type StoredScreen } from './screen-store'
+import type { AuditOrigin } from '../audit/audit-writer'
+import { type ScreenStore, type StoredScreen } from './screen-store'
 
 /** A release table read is trusted this long even without a change notice (the safety net across instances). */
 const CACHE_MS = 2_000
@@ -171,7 +172,8 @@ export class ScreenService {
   }
 
   /** A new screen, as a draft nobody sees (version 1). */
-  async create(raw: unknown, author: Author): Promise<{ id: string; version: number }> {
+  async create(raw: unknown, origin: AuditOrigin): Promise<{ id: string; version: number }> {
+    const { author } = origin
     const screen = await this.checked(raw, null)
     if (await this.exists(screen.id)) throw new ScreenConflictError(`Ya existe una pantalla «${screen.id}».`, await this.head(screen.id))
     let saved: StoredVersion<StoredScreen>
@@ -182,12 +184,13 @@ export class ScreenService {
       throw err
     }
     await this.store.index(screen.id, author)
-    await this.store.audit({ at: saved.createdAt, actor: author, action: 'screen.create', doc: screenDoc(screen.id), version: saved.version, details: {} })
+    await this.store.audit(origin, screen.id, { at: saved.createdAt, action: 'screen.create', version: saved.version, details: {} })
     return { id: screen.id, version: saved.version }
   }
 
   /** A new draft version of an existing screen; `expectedVersion` given, refused when a newer one exists. */
-  async save(id: string, raw: unknown, expectedVersion: number | undefined, author: Author): Promise<{ version: number; changes: ScreenChange[] }> {
+  async save(id: string, raw: unknown, expectedVersion: number | undefined, origin: AuditOrigin): Promise<{ version: number; changes: ScreenChange[] }> {
+    const { author } = origin
     const latest = await this.latestVersion(id)
     if (latest === null) throw new HttpError(404, `No existe la pantalla «${id}».`)
     const screen = await this.checked(raw, id)
@@ -204,19 +207,19 @@ export class ScreenService {
     }
     if (saved.version === 1) await this.store.index(id, author)
     const changes = describeScreenChanges(before, screen)
-    await this.store.audit({ at: saved.createdAt, actor: author, action: 'screen.save', doc: screenDoc(id), version: saved.version, details: { changes: changes.map((c) => c.text) } })
+    await this.store.audit(origin, id, { at: saved.createdAt, action: 'screen.save', version: saved.version, details: { changes: changes.map((c) => c.text) } })
     return { version: saved.version, changes }
   }
 
   /** Makes a version (default: the latest) what its audience sees (default: everyone). */
-  async publish(id: string, version: number | undefined, audience: Audience | null, author: Author): Promise<Release> {
+  async publish(id: string, version: number | undefined, audience: Audience | null, origin: AuditOrigin): Promise<Release> {
     const latest = await this.latestVersion(id)
     if (latest === null) throw new HttpError(404, `No existe la pantalla «${id}».`)
     const target = version ?? latest
     if (!(await this.versionOf(id, target))) throw new HttpError(404, `No existe la versión ${target} de la pantalla «${id}».`)
     const unknown = audience?.brands.find((b) => !this.opts.brands.has(b))
     if (unknown) throw new HttpError(400, `La marca «${unknown}» no existe (marcas: ${[...this.opts.brands].join(', ')}).`)
-    return this.step(id, author, async (release) => {
+    return this.step(id, origin, async (release) => {
       const after = published(release, target, audience)
       await this.checkManifest(id, after)
       return { action: 'publish', version: target, audience, before: release, after }
@@ -224,11 +227,11 @@ export class ScreenService {
   }
 
   /** Back to a version for everyone; without one, undoes the last publication (the first one undone: nobody sees the screen). */
-  async rollback(id: string, version: number | undefined, author: Author): Promise<Release> {
+  async rollback(id: string, version: number | undefined, origin: AuditOrigin): Promise<Release> {
     if (!(await this.exists(id))) throw new HttpError(404, `No existe la pantalla «${id}».`)
     if (version !== undefined && !(await this.versionOf(id, version))) throw new HttpError(404, `No existe la versión ${version} de la pantalla «${id}».`)
     const history = version === undefined ? await this.store.releases(id) : []
-    return this.step(id, author, async (release) => {
+    return this.step(id, origin, async (release) => {
       if (version !== undefined) {
         const after: Release = { everyone: version, staged: null }
         await this.checkManifest(id, after)
@@ -245,20 +248,21 @@ export class ScreenService {
    * version (in the audit trail, so every replica counts the same); at the threshold, the
    * version's audience falls back to the last good version and the admins see why.
    */
-  async renderFailed(id: string, version: number, viewer: Viewer, user: Author, message: string | undefined): Promise<{ counted: boolean; fallback: boolean }> {
+  async renderFailed(id: string, version: number, viewer: Viewer, origin: AuditOrigin, message: string | undefined): Promise<{ counted: boolean; fallback: boolean }> {
+    const user = origin.author
     const served = await this.screenFor(id, viewer)
     if (!served || served.version !== version || version === 0) return { counted: false, fallback: false }
     const since = (await this.store.lastRelease(id))?.createdAt ?? 0
-    const reports = (await this.store.auditTrail(id, 500)).filter((e) => e.action === 'screen.render-error' && e.version === version && e.at >= since)
-    const users = new Set(reports.map((e) => e.actor.id))
+    const reports = (await this.store.renderErrors(id, since)).filter((e) => e.version === version)
+    const users = new Set(reports.map((e) => e.actor?.id))
     if (!users.has(user.id)) {
-      await this.store.audit({ at: this.now(), actor: user, action: 'screen.render-error', doc: screenDoc(id), version, details: { message: message ?? null } })
+      await this.store.audit(origin, id, { at: this.now(), action: 'screen.render-error', version, details: { message: message ?? null } })
       users.add(user.id)
     }
     if (users.size < this.opts.failureThreshold) return { counted: true, fallback: false }
     try {
       const releases = (await this.store.releases(id)).map((r) => r.body)
-      const after = await this.step(id, SYSTEM, async (release) => ({
+      const after = await this.step(id, { ...origin, author: SYSTEM }, async (release) => ({
         action: 'fallback',
         version,
         audience: null,
@@ -343,7 +347,8 @@ export class ScreenService {
   }
 
   /** Stores one release step built from the current release; a step stored meanwhile by someone else is a 409. */
-  private async step(id: string, author: Author, build: (release: Release) => Promise<ReleaseEvent>): Promise<Release> {
+  private async step(id: string, origin: AuditOrigin, build: (release: Release) => Promise<ReleaseEvent>): Promise<Release> {
+    const { author } = origin
     const last = await this.store.lastRelease(id)
     const event = await build(last?.body.after ?? initialRelease(this.shipped.has(id)))
     let saved: StoredVersion<ReleaseEvent>
@@ -354,11 +359,9 @@ export class ScreenService {
       throw err
     }
     this.releaseTable = null
-    await this.store.audit({
+    await this.store.audit(origin, id, {
       at: saved.createdAt,
-      actor: author,
       action: `screen.${event.action}`,
-      doc: screenDoc(id),
       version: event.version,
       details: { audience: event.audience, after: event.after, ...(event.undid !== undefined ? { undid: event.undid } : {}), ...(event.reason ? { reason: event.reason } : {}) },
     })

@@ -1,4 +1,6 @@
-import type { AuditEntry, Author, MenuStore, StoredVersion } from '../manifest/menu-store'
+import type { AuditEntry } from '../../schemas/audit'
+import type { AdminAction, AuditOrigin, AuditWriter } from '../audit/audit-writer'
+import type { Author, MenuStore, StoredVersion } from '../manifest/menu-store'
 import type { ReleaseEvent } from './screen-release'
 
 /** One saved version of a screen: the whole file as the admin saved it and, for a shipped screen, the shipped file it was edited on. */
@@ -13,16 +15,23 @@ const releaseDoc = (id: string) => `screen-release:${id}`
 const INDEX_DOC = 'screen-index'
 const LIMIT = 10_000
 
-/** The document the audit trail files a screen's entries under (the menu manager's trail). */
+/** The document the audit log files a screen's entries under (the record `screen` of that id). */
 export const screenDoc = (id: string) => `screen:${id}`
+
+/** Render failures counted per version, at most (well above any failure threshold). */
+const RENDER_ERRORS_READ = 500
 
 /**
  * The studio's storage: the menu store's versioned documents (embedded SQLite, or Redis shared
- * by every replica with change notices over pub/sub) and its audit trail, one document per
- * concern: a screen's versions, its release steps, and the index of screens with versions.
+ * by every replica with change notices over pub/sub), one document per concern: a screen's
+ * versions, its release steps, and the index of screens with versions; and the audit log,
+ * where its changes and its render failures are recorded.
  */
 export class ScreenStore {
-  constructor(private readonly docs: MenuStore) {}
+  constructor(
+    private readonly docs: MenuStore,
+    private readonly trail: AuditWriter,
+  ) {}
 
   latest(id: string): Promise<StoredVersion<StoredScreen> | null> {
     return this.docs.current<StoredScreen>(versionsDoc(id))
@@ -73,12 +82,14 @@ export class ScreenStore {
     }
   }
 
-  audit(entry: AuditEntry): Promise<void> {
-    return this.docs.audit(entry)
+  audit(origin: AuditOrigin, id: string, action: Omit<AdminAction, 'doc'>): Promise<void> {
+    return this.trail.admin(origin, { ...action, doc: screenDoc(id) })
   }
 
-  auditTrail(id: string, limit?: number): Promise<AuditEntry[]> {
-    return this.docs.auditTrail(screenDoc(id), limit)
+  /** The render failures recorded for a screen since an instant (ms), newest first. */
+  async renderErrors(id: string, since: number): Promise<AuditEntry[]> {
+    const page = await this.trail.log.query({ record: { entity: 'screen', id }, kind: 'admin', action: 'screen.render-error', from: since }, { offset: 0, limit: RENDER_ERRORS_READ })
+    return page.items
   }
 
   /** Called with the screen id whenever any instance stores a version or a release step of it. */

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { MESSAGES, sendError } from '../lib/errors'
-import type { Author } from '../manifest/menu-store'
 import type { SessionGate } from './session-gate'
 
 /**
@@ -17,10 +16,4 @@ export function requirePermission(gate: SessionGate, permission: string) {
       return sendError(reply, 403, MESSAGES.forbidden)
     }
   }
-}
-
-/** The signed-in user as the author of a change (after requirePermission). */
-export function authorOf(request: FastifyRequest): Author {
-  const user = request.sessionMemo!.user
-  return { id: user.Id, name: [user.Nombre, user.Apellidos].filter(Boolean).join(' '), email: user.Email }
 }

@@ -168,7 +168,7 @@ describe('draft stores, beyond the contract', () => {
       )
       expect(shared.drafts).toBeInstanceOf(EncryptedDraftStore)
       await shared.drafts.ping()
-      await Promise.all([shared.drafts.close(), local.drafts.close(), local.sessions.close(), local.menus.close(), local.attempts.close()])
+      await Promise.all([shared.drafts.close(), local.drafts.close(), local.sessions.close(), local.menus.close(), local.attempts.close(), local.audit.close(), shared.audit.close()])
     } finally {
       fs.rmSync(folder, { recursive: true, force: true })
     }

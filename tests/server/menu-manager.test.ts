@@ -209,7 +209,7 @@ describe('saving, conflicts, preview, history, diff, rollback and audit', () => 
     const top = (await call('get', '/bff/admin/menu/history?brand=grupo', admin).expect(200)).body[0]
     expect(top).toMatchObject({ version: base.version + 1, kind: 'rollback', restoredFrom: 0 })
 
-    const audit = (await call('get', '/bff/admin/audit?brand=grupo', admin).expect(200)).body as { action: string; version: number; actor: { email: string } }[]
+    const audit = (await call('get', '/bff/admin/audit?brand=grupo', admin).expect(200)).body.Items as { action: string; version: number; actor: { email: string } }[]
     expect(audit.map((a) => [a.action, a.version])).toEqual([['menu.rollback', base.version + 1], ...[...Array(base.version).keys()].map((i) => ['menu.save', base.version - i])])
     expect(audit.every((a) => a.actor.email === 'admin@portal.test')).toBe(true)
   })
@@ -292,7 +292,7 @@ describe('screen tweaks: table columns', () => {
     const back = await call('post', `/bff/admin/screens/${ID}/rollback`, admin, { version: 0 }).expect(200)
     expect(back.body).toMatchObject({ audience: { everyone: 0, staged: null } })
     expect(await columnsFor(agente)).toEqual(original)
-    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body as { action: string; doc: string }[]
+    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body.Items as { action: string; doc: string }[]
     expect(audit.slice(0, 3).map((a) => [a.action, a.doc])).toEqual([
       ['screen.rollback', `screen:${ID}`],
       ['screen.publish', `screen:${ID}`],

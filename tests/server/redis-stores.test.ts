@@ -5,6 +5,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../server/config'
+import { RedisAuditLog } from '../../server/audit/redis-audit-log'
+import { SqliteAuditLog } from '../../server/audit/sqlite-audit-log'
 import { SqliteMenuStore } from '../../server/manifest/sqlite-menu-store'
 import { RedisMenuStore } from '../../server/manifest/redis-menu-store'
 import { RedisSessionStore } from '../../server/session/redis-session-store'
@@ -124,11 +126,16 @@ describe('REDIS_URL chooses the stores', () => {
       expect(local.sessions).toBeInstanceOf(SqliteSessionStore)
       expect(local.menus).toBeInstanceOf(SqliteMenuStore)
       expect(fs.existsSync(path.join(dir, 'bff-sessions.db')) && fs.existsSync(path.join(dir, 'bff-menus.db'))).toBe(true)
+      expect(local.audit).toBeInstanceOf(SqliteAuditLog)
+      expect(fs.existsSync(path.join(dir, 'bff-audit.db'))).toBe(true)
 
       const shared = await openStores(loadConfig({ DATA_DIR: dir, REDIS_URL: redis.url, SESSION_ENCRYPTION_KEY }), { menus: local.menus }, silent)
       expect(shared.sessions).toBeInstanceOf(RedisSessionStore)
       expect(shared.menus).toBe(local.menus)
+      expect(shared.audit).toBeInstanceOf(RedisAuditLog)
       await shared.sessions.ping()
+      await shared.audit.ping()
+      await Promise.all([shared.audit.close(), local.audit.close(), shared.drafts.close(), local.drafts.close()])
       await shared.sessions.close()
       await local.sessions.close()
       await local.menus.close()

@@ -21,13 +21,17 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page. */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit. */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
+    { path: '/sysmanager/auditoria', screen: 'auditoria', permission: 'GESTORACCESS', title: { es: 'Auditoría', en: 'Audit' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
-  menuEntry: { key: 'pantallas', label: { es: 'Pantallas', en: 'Screens' }, icon: 'pi pi-objects-column', to: '/sysmanager/pantallas' },
+  menuEntries: [
+    { key: 'pantallas', label: { es: 'Pantallas', en: 'Screens' }, icon: 'pi pi-objects-column', to: '/sysmanager/pantallas' },
+    { key: 'auditoria', label: { es: 'Auditoría', en: 'Audit' }, icon: 'pi pi-history', to: '/sysmanager/auditoria' },
+  ],
 }
 const byPath = (routes: RouteDef[]) => [...routes].sort((a, b) => (a.path.toLowerCase() < b.path.toLowerCase() ? -1 : 1))
 
@@ -42,9 +46,9 @@ describe('the manifest derived from the screen files', () => {
 
   it('has exactly the default menu default-menu.json had: same keys, order, fields and texts, plus the entries added since', () => {
     const before = fixture<MenuDefinition>('default-menu.before-screens.json')
-    // The screen studio joins the system's user tools, after the menu manager.
+    // The screen studio and the audit join the system's user tools, after the menu manager.
     const group = (before.sections.find((s) => s.key === 'sysmanager')!.items as MenuDefinition['sections']).find((e) => e.key === 'sysmanager-usuarios')!
-    group.items = [...(group.items ?? []), ADDED_SINCE.menuEntry]
+    group.items = [...(group.items ?? []), ...ADDED_SINCE.menuEntries]
     expect(loadDefaultMenu()).toStrictEqual(before)
     expect(JSON.stringify(loadDefaultMenu())).toBe(JSON.stringify(before))
   })

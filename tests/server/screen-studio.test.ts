@@ -215,7 +215,7 @@ describe('the life cycle of a new screen', () => {
     expect(await seen(ID, agente, GRUPO)).toEqual({ text: 'Primera versión', version: '1' })
     await call('post', `/bff/admin/screens/${ID}/rollback`, admin, { version: 7 }).expect(404)
 
-    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body as { action: string; doc: string; actor: { email: string } }[]
+    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body.Items as { action: string; doc: string; actor: { email: string } }[]
     const mine = audit.filter((a) => a.doc === `screen:${ID}`).map((a) => a.action)
     expect(mine).toEqual(['screen.rollback', 'screen.rollback', 'screen.publish', 'screen.publish', 'screen.save', 'screen.publish', 'screen.publish', 'screen.create'])
   })
@@ -288,7 +288,7 @@ describe('a version that fails to render in browsers', () => {
     const history = (await call('get', `/bff/admin/screens/${ID}/history`, admin).expect(200)).body
     expect(history.releases[0]).toMatchObject({ action: 'fallback', version: 2, after: { everyone: 1 }, author: { id: 0 } })
     expect(bff.logs.lines.some((l) => l.event === 'screen_fallback' && l.screen === ID && l.failed === 2)).toBe(true)
-    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body as { action: string; doc: string }[]
+    const audit = (await call('get', '/bff/admin/audit', admin).expect(200)).body.Items as { action: string; doc: string }[]
     expect(audit.filter((a) => a.doc === `screen:${ID}`).map((a) => a.action).slice(0, 3)).toEqual(['screen.fallback', 'screen.render-error', 'screen.render-error'])
     // the broken version no longer served: further reports change nothing
     expect((await report(agente, GRUPO, { version: 2 }).expect(202)).body).toEqual({ counted: false, fallback: false })

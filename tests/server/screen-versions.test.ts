@@ -4,6 +4,8 @@ import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { SCREEN_SCHEMA_VERSION, type FormNode, type ScreenFile, type TableNode } from '../../schemas/screen'
 import { nodesOf } from '../../schemas/screen-walk'
+import { AuditWriter, type AuditOrigin } from '../../server/audit/audit-writer'
+import { SqliteAuditLog } from '../../server/audit/sqlite-audit-log'
 import { SqliteMenuStore } from '../../server/manifest/sqlite-menu-store'
 import { checkScreen, fieldsAndFiltersSayInput, loadScreens, SCREEN_MIGRATIONS, upgradeScreen } from '../../server/screens/screen-loader'
 import { ScreenStore } from '../../server/screens/screen-store'
@@ -75,8 +77,11 @@ describe('the v1 → v2 migration (fields and filters say `input`)', () => {
 describe('a screen stored under version 1', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'screen-v1-'))
   const store = new SqliteMenuStore(path.join(dataDir, 'menu.db'))
+  const audit = new SqliteAuditLog(path.join(dataDir, 'audit.db'), { retentionMs: 86_400_000 })
+  const admin: AuditOrigin = { author: { id: 1, name: 'Admin', email: 'admin@example.com' }, brand: 'verde', requestId: 'prueba', call: 'PUT bff/admin/screens/:id', status: 200 }
   afterAll(async () => {
     await store.close()
+    await audit.close()
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
@@ -107,7 +112,7 @@ describe('a screen stored under version 1', () => {
     const shipped = loadScreens(V1_DIR)
     const service = new ScreenService({
       shipped,
-      store: new ScreenStore(store),
+      store: new ScreenStore(store, new AuditWriter(audit, { logger: { error: () => undefined }, failed: () => undefined })),
       shippedView: { routes: [], menu: { sections: [] } },
       // This folder's screens take no place in the menu: a frame with no sections.
       frame: { sections: [] },
@@ -121,8 +126,8 @@ describe('a screen stored under version 1', () => {
       // The admin's edit, as the studio sent it while screens were still written at version 1.
       const edit = JSON.parse(fs.readFileSync(V1_FILE, 'utf8')) as { root: { children: { columns?: { field: string; header: unknown }[] }[] } }
       edit.root.children[0]!.columns!.find((c) => c.field === 'FechaAlta')!.header = { es: 'Fecha', en: 'Date' }
-      const saved = await service.save('clientes-v1', edit, undefined, { id: 1, name: 'Admin', email: 'admin@example.com' })
-      await service.publish('clientes-v1', saved.version, null, { id: 1, name: 'Admin', email: 'admin@example.com' })
+      const saved = await service.save('clientes-v1', edit, undefined, admin)
+      await service.publish('clientes-v1', saved.version, null, admin)
       const served = (await service.screenFor('clientes-v1', { brand: 'verde', groups: [] }))!.screen
       expect(served.schemaVersion).toBe(SCREEN_SCHEMA_VERSION)
       expect(tables(served)[0]!.columns.find((c) => c.field === 'FechaAlta')!.header).toEqual({ es: 'Fecha', en: 'Date' })

@@ -2,7 +2,7 @@ import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import type { Column } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
-import { formatValue } from '../../ui/format'
+import { changesOf, formatValue } from '../../ui/format'
 import { fill, getPath } from '../template'
 
 /** Text that stays readable on a coloured badge. */
@@ -47,5 +47,18 @@ export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'for
     )
   }
   if (column.format === 'code') return <code className="code-cell" translate="no">{formatValue(value, 'text')}</code>
+  if (column.format === 'changes') {
+    const changes = changesOf(value)
+    if (changes.length === 0) return <span>—</span>
+    return (
+      <ul className="change-list" translate="no">
+        {changes.map((c) => (
+          <li key={c.field}>
+            <span className="change-list__field">{c.field}</span> {c.before} → {c.after}
+          </li>
+        ))}
+      </ul>
+    )
+  }
   return <span translate="no">{formatValue(value, column.format)}</span>
 }

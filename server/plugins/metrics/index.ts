@@ -23,6 +23,7 @@ export class BffMetrics {
   readonly registry = new Registry()
   private readonly requestSeconds: Histogram<'method' | 'route' | 'status'>
   private readonly upstreamSeconds: Histogram<'via' | 'outcome'>
+  private readonly auditFailures: Counter<'kind'>
 
   constructor(sessions: Pick<SessionStore, 'countActive'>) {
     collectDefaultMetrics({ register: this.registry })
@@ -52,6 +53,12 @@ export class BffMetrics {
       labelNames: ['via', 'outcome'],
       registers: [this.registry],
     })
+    this.auditFailures = new Counter({
+      name: 'audit_write_failures_total',
+      help: 'Audit entries that could not be written (the change itself went ahead), by kind (call, admin).',
+      labelNames: ['kind'],
+      registers: [this.registry],
+    })
     new Gauge({
       name: 'portal_sessions_active',
       help: 'Sessions neither idle-expired nor past their absolute timeout (read from the session store at each scrape).',
@@ -64,6 +71,10 @@ export class BffMetrics {
 
   readonly observeUpstream: UpstreamObserver = (via, outcome, seconds) => {
     this.upstreamSeconds.observe({ via, outcome }, seconds)
+  }
+
+  readonly auditWriteFailed = (kind: 'call' | 'admin'): void => {
+    this.auditFailures.inc({ kind })
   }
 
   observeRequest(request: FastifyRequest, reply: FastifyReply): void {

@@ -89,20 +89,6 @@ export function menuStoreSuite(name: string, factory: StoreFactory) {
       ])
     })
 
-    it('keeps an audit trail, newest first, filtered by document', async () => {
-      await store.audit({ at: 1, actor: ANA, action: 'menu.save', doc: 'menu:grupo', version: 1, details: { changes: ['x'] } })
-      await store.audit({ at: 2, actor: LUIS, action: 'menu.rollback', doc: 'menu:grupo', version: 2, details: { restoredFrom: 0 } })
-      await store.audit({ at: 3, actor: ANA, action: 'screen.save', doc: 'screen:contratos', version: 1, details: {} })
-      const all = await store.auditTrail()
-      expect(all.map((e) => e.action)).toEqual(['screen.save', 'menu.rollback', 'menu.save'])
-      const grupo = await store.auditTrail('menu:grupo')
-      expect(grupo).toEqual([
-        { at: 2, actor: LUIS, action: 'menu.rollback', doc: 'menu:grupo', version: 2, details: { restoredFrom: 0 } },
-        { at: 1, actor: ANA, action: 'menu.save', doc: 'menu:grupo', version: 1, details: { changes: ['x'] } },
-      ])
-      expect(await store.auditTrail('menu:grupo', 1)).toHaveLength(1)
-    })
-
     it('tells subscribers which document changed, and stops after unsubscribe', async () => {
       const seen: string[] = []
       const off = store.subscribe((doc) => seen.push(doc))

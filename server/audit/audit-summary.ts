@@ -1,0 +1,41 @@
+import type { Endpoint, PersonalKind } from '../../schemas/catalogue/endpoint'
+import { cut, isSecretName, kindOfName, maskedText, SECRET_PLACEHOLDER } from './audit-mask'
+
+/** Bounds of a summary: it tells what was sent, it is not a copy of it. */
+const MAX_DEPTH = 4
+const MAX_KEYS = 40
+const MAX_ITEMS = 20
+const MAX_SUMMARY = 2000
+
+/**
+ * A request body as the audit keeps it, as JSON text: the fields the catalogue marks as personal
+ * masked by their kind, the rest searched for personal data, secrets left out, long texts, long
+ * lists and deep nesting cut. Undefined when there is no JSON body (none, or an upload).
+ */
+export function summarizeBody(call: Endpoint, body: unknown): string | undefined {
+  if (body === undefined || call.body?.kind !== 'json') return undefined
+  const marked: Record<string, PersonalKind | undefined> = {}
+  for (const [name, field] of Object.entries(call.body.fields ?? {})) marked[name] = field.personal
+  const itemKind = call.body.items?.personal
+  return cut(JSON.stringify(masked(body, 0, (name) => marked[name], itemKind)), MAX_SUMMARY)
+}
+
+/** A value with its personal data masked; `kindOf` names the kind of a field of this level. */
+function masked(value: unknown, depth: number, kindOf: (name: string) => PersonalKind | undefined, kind?: PersonalKind): unknown {
+  if (typeof value === 'string') return maskedText(value, kind)
+  if (typeof value === 'number') return kind ? maskedText(String(value), kind) : value
+  if (value === null || typeof value !== 'object') return value
+  if (depth >= MAX_DEPTH) return '…'
+  const nested = (name: string) => kindOfName(name)
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_ITEMS).map((v) => masked(v, depth + 1, nested, kind))
+    return value.length > MAX_ITEMS ? [...items, `… (+${value.length - MAX_ITEMS})`] : items
+  }
+  const out: Record<string, unknown> = {}
+  const entries = Object.entries(value as Record<string, unknown>)
+  for (const [name, v] of entries.slice(0, MAX_KEYS)) {
+    out[name] = isSecretName(name) ? SECRET_PLACEHOLDER : masked(v, depth + 1, nested, kindOf(name) ?? kindOfName(name))
+  }
+  if (entries.length > MAX_KEYS) out['…'] = `+${entries.length - MAX_KEYS}`
+  return out
+}
