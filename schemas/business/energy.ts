@@ -6,7 +6,11 @@ import { CLOSED, Day, PorPeriodo } from './common'
 export const Modalidad = Type.Enum(['sin_impuestos', 'con_impuestos'])
 export type Modalidad = Type.Static<typeof Modalidad>
 
-/** `GET api/energia/historico-cierre/omie`: up to 7 days at the native resolution, longer ranges as daily averages (€/MWh). */
+/**
+ * `GET api/energia/historico-cierre/omie`: up to 7 days at the native resolution, longer ranges as daily averages (€/MWh);
+ * `resolucion=nativa` keeps the native resolution up to a year. A native `Fecha` is the local start with its UTC offset
+ * (`2025-10-26T02:00+02:00`): clock-change days have 23 or 25 hours.
+ */
 export const OmieSeries = Type.Object(
   {
     Desde: Day,
@@ -35,7 +39,8 @@ export const IndexSeries = Type.Object(
     Hasta: Day,
     Puntos: Type.Array(IndexPoint),
     Formula: Type.String(),
-    Coeficientes: Type.Object({ PeajesKwh: PorPeriodo, CargosKwh: PorPeriodo, Perdidas: PorPeriodo }, CLOSED),
+    /** The regulated figures in force on `Hasta` (€/kWh; losses as a share). */
+    Coeficientes: Type.Object({ PeajesKwh: PorPeriodo, CargosKwh: PorPeriodo, PagosCapacidadKwh: PorPeriodo, BonoSocialKwh: Type.Number(), Perdidas: PorPeriodo }, CLOSED),
   },
   CLOSED,
 )

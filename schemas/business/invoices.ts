@@ -32,3 +32,43 @@ export const Invoice = Type.Object(
   CLOSED,
 )
 export type Invoice = Type.Static<typeof Invoice>
+
+/** A line of an invoice's breakdown: the lines add up to `ImporteTotal` to the cent. */
+export const InvoiceLine = Type.Object(
+  {
+    Orden: Type.Integer(),
+    Grupo: Type.Enum(['energia', 'potencia', 'excesos', 'impuesto_electrico', 'alquiler', 'iva']),
+    Periodo: Nullable(Type.String()),
+    /** kWh (energy), kW (power), kW above the contracted (excess), the base in € (taxes), days (rental). */
+    Cantidad: Type.Number(),
+    /** €/kWh (energy), € per kW and day (power), the rate as a share (taxes), € per day (rental); null for excess. */
+    Precio: Nullable(Type.Number()),
+    Dias: Nullable(Type.Integer()),
+    Importe: Type.Number(),
+  },
+  CLOSED,
+)
+export type InvoiceLine = Type.Static<typeof InvoiceLine>
+
+/** `GET api/facturas/{id}`: an invoice (the list's fields) with its breakdown. */
+export const InvoiceDetail = Type.Object(
+  {
+    ...Invoice.properties,
+    Modalidad: Type.Enum(['fijo', 'indexado']),
+    FeeMwh: Nullable(Type.Number()),
+    Dias: Type.Integer(),
+    TipoImpuestoElectrico: Type.Number(),
+    TipoIva: Type.Number(),
+    /** Excess power, € (already inside `TerminoPotencia`). */
+    ExcesosPotencia: Type.Number(),
+    Lineas: Type.Array(InvoiceLine),
+    /** The tolls and charges inside the energy and power lines, per period (€). */
+    PeajesCargos: Type.Array(Type.Object({ Clave: Type.String(), Grupo: Type.Enum(['energia', 'potencia']), Periodo: Type.String(), PeajesEur: Type.Number(), CargosEur: Type.Number() }, CLOSED)),
+    /** Contracted power and the highest hourly demand of each power period (kW), with the excess billed. */
+    Potencias: Type.Array(
+      Type.Object({ Periodo: Type.String(), Kw: Type.Number(), DemandaMaximaKw: Type.Number(), HorasExceso: Type.Integer(), ImporteExceso: Type.Number() }, CLOSED),
+    ),
+  },
+  CLOSED,
+)
+export type InvoiceDetail = Type.Static<typeof InvoiceDetail>

@@ -22,10 +22,14 @@ export const RenewalRow = Type.Object(
     SubestadoId: Type.Integer(),
     SubestadoCodigo: Type.String(),
     Subestado: Type.String(),
+    /** Average energy price, €/kWh, of every contract (indexed: the last 12 months' index with the fee). */
     PrecioActual: Type.Number(),
     PrecioPropuesto: Type.Number(),
-    /** `€/kWh` (fixed price) or `€/MWh` (index fee). */
+    /** Always `€/kWh`: the unit of `PrecioActual` and `PrecioPropuesto`. */
     Unidad: Type.String(),
+    /** The indexed contract's current and proposed fee, €/MWh (`null` for fixed prices). */
+    FeeActualMwh: Nullable(Type.Number()),
+    FeePropuestoMwh: Nullable(Type.Number()),
     VariacionPct: Type.Number(),
     ConsumoAnual: Nullable(Type.Number()),
     FechaProximaRenovacion: Nullable(Day),

@@ -8,7 +8,7 @@ import { ComparisonRow, SavedComparison } from './comparator'
 import { Client, ContractDetail, ContractDocument, ContractRow, CupsActive, KleenCheck, MonthCount, Penalty, StateCount } from './contracts'
 import { FixedPrice, IndexSeries, LastDate, OmieSeries, SurplusSeries } from './energy'
 import { FolderTree, FolderView } from './files'
-import { Invoice } from './invoices'
+import { Invoice, InvoiceDetail } from './invoices'
 import { ProvinceRow } from './map'
 import { Paged } from './paged'
 import { RenewalPage, RenewalSubstate } from './renewals'
@@ -62,6 +62,7 @@ export const ANSWER_SHAPES = {
   'files.folder': FolderView,
   'invoices.page': Paged(Invoice),
   'invoices.list': Type.Array(Invoice),
+  'invoices.detail': InvoiceDetail,
   'renewals.page': RenewalPage,
   'renewals.substates': Type.Array(RenewalSubstate),
   'sips.info': SipsInfo,

@@ -20,6 +20,7 @@ import { MAX_FILE_BYTES, MAX_FILES } from './lib/documents'
 import { FaultRegistry, installFaults, parseFaultSpec } from './lib/faults'
 import { ApiFailure, sendText } from './lib/http'
 import { backfillLifecycle } from './lib/lifecycle-backfill'
+import { backfillRenewalPrices } from './lib/renewal-prices'
 import { OutboxMailer, type Mailer } from './mail/mailer'
 import { adminRoutes } from './routes/admin'
 import { filesRoutes } from './routes/files'
@@ -63,6 +64,7 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
   await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate, contractsPerBrand: config.seedContracts })
   backfillLifecycle(db)
+  backfillRenewalPrices(db)
   // Tests only: refused in production (no registry, no routes, the variable ignored).
   const faults = config.production ? null : new FaultRegistry(parseFaultSpec(config.faults ?? ''), now)
 

@@ -23,6 +23,9 @@ export interface SeedKeys {
   contractCode: string
   /** A contract of the caller's brand with invoices. */
   invoicedContractCode: string
+  /** An invoice of the caller's brand, and one of an indexed 3.0TD contract with excess power. */
+  invoiceId: number
+  excessInvoiceId: number
   cups: string
   nif: string
   clientId: number
@@ -51,7 +54,8 @@ async function json<T>(api: ApiCaller, path: string, query?: Record<string, stri
 
 export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
   const contract = await firstItem<{ CodigoContrato: string; Cups: string; Nif: string }>(api, '/api/contract', { sortColumn: 'Id', sortOrder: 'asc' })
-  const invoice = await firstItem<{ CodigoContrato: string }>(api, '/api/facturas')
+  const invoice = await firstItem<{ CodigoContrato: string; Id: number }>(api, '/api/facturas')
+  const big = await firstItem<{ Id: number }>(api, '/api/facturas', { 'filterColumns[0]': 'Tarifa', 'filterQueries[0]': '3.0TD', sortColumn: 'ImporteTotal', sortOrder: 'desc' })
   const client = await json<{ Id: number }>(api, '/api/client', { identificador: contract.Nif })
   const folders = await json<{ Id: number }[]>(api, '/api/folders')
   const tarifas = await json<{ Id: number }[]>(api, '/api/utility/tarifas')
@@ -62,6 +66,8 @@ export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
     comparisonId: (await firstItem<{ Id: number }>(api, '/api/comparador/comparativas')).Id,
     contractCode: contract.CodigoContrato,
     invoicedContractCode: invoice.CodigoContrato,
+    invoiceId: invoice.Id,
+    excessInvoiceId: big.Id,
     cups: contract.Cups,
     nif: contract.Nif,
     clientId: client.Id,
@@ -115,7 +121,10 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
     { variant: 'with taxes and fee', query: { ...MONTH, tarifa: k.tarifaId, modalidad: 'con_impuestos', fee: 5 } },
   ],
   'energy.surplus': (k) => [{ query: { ...MONTH, tarifa: k.tarifaId } }],
-  'energy.omie': () => [{ query: MONTH }],
+  'energy.omie': () => [
+    { query: MONTH },
+    { variant: 'a year, native', query: { desde: '2024-11-01', hasta: '2025-10-31', resolucion: 'nativa' } },
+  ],
   'energy.lastDate': () => [{}],
   'energy.fixedPrice': (k) => [{ query: { tarifa: k.tarifaId } }],
   'folder.tree': () => [{}],
@@ -123,6 +132,10 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
   'group.list': () => [{}],
   'invoice.list': () => [{ query: PAGE }],
   'invoice.byContract': (k) => [{ query: { codigo: k.invoicedContractCode } }],
+  'invoice.detail': (k) => [
+    { variant: 'latest', pathParams: { id: k.invoiceId } },
+    { variant: '3.0TD', pathParams: { id: k.excessInvoiceId } },
+  ],
   'permission.list': () => [{}],
   'preference.list': () => [{}],
   'renewal.list': () => [{ query: PAGE }, { variant: 'with the substate filter', query: { ...PAGE, includeSubEstadoFilter: true } }],

@@ -124,6 +124,7 @@ test('in English, no screen the admin may open shows Spanish outside its data', 
     '/usuarios/{id}': await firstOf(page, '/api/usuarios', 'Id'),
     '/soluciones/contratos/{referencia}': await firstOf(page, '/api/contract', 'CodigoContrato'),
     '/sysmanager/apiuser/{id}': await firstOf(page, '/api/apiusers/listado-api-user', 'Id'),
+    '/soluciones/facturas/{id}': await firstOf(page, '/api/facturas', 'Id'),
   }
 
   const report: string[] = []

@@ -56,8 +56,12 @@ describe('GET /api/renovaciones', () => {
     const used = new Set(rows.map((r) => r.SubestadoCodigo))
     for (const s of ['proxima_renovacion', 'ofertada', 'aceptada', 'renovado']) expect(used, s).toContain(s)
     for (const r of rows) {
-      expect(r.Unidad).toBe(r.Modalidad === 'fijo' ? '€/kWh' : '€/MWh')
-      if (r.Modalidad === 'fijo') expect(r.PrecioActual).toBeGreaterThan(0.1)
+      // One unit for every row: the average energy price in €/kWh; indexed rows also carry their fees.
+      expect(r.Unidad).toBe('€/kWh')
+      expect(r.PrecioActual).toBeGreaterThan(r.Modalidad === 'fijo' ? 0.1 : 0.03)
+      expect(r.PrecioActual).toBeLessThan(0.3)
+      if (r.Modalidad === 'indexado') expect(r.FeeActualMwh).toBeGreaterThan(1)
+      else expect(r.FeeActualMwh).toBeNull()
       expect(r.VariacionPct).toBeCloseTo(((r.PrecioPropuesto - r.PrecioActual) / r.PrecioActual) * 100, 1)
       expect(r.FechaProximaRenovacion).toBe(r.SubestadoCodigo === 'renovado' ? `${Number(r.FechaRenovacion.slice(0, 4)) + 1}${r.FechaRenovacion.slice(4)}` : r.FechaRenovacion)
     }
@@ -111,7 +115,7 @@ describe('POST /api/renovaciones/renovar', () => {
     expect(after.FechaProximaRenovacion).toBe(nextYear)
     expect(after.Renovacion.SubestadoCodigo).toBe('renovado')
     if (r.Modalidad === 'fijo') expect(after.PreciosEnergia.P1).toBeCloseTo(before.PreciosEnergia.P1 * (r.PrecioPropuesto / r.PrecioActual), 5)
-    else expect(after.FeeMwh).toBe(r.PrecioPropuesto)
+    else expect(after.FeeMwh).toBe(r.FeePropuestoMwh)
     const last = after.Historial.at(-1)
     expect(last.Accion).toBe('renovacion')
     expect(last.Usuario).toBe('Ana Administradora Portal')

@@ -18,6 +18,9 @@ import { TEST_JWT_SECRET } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, listQuery, readXlsx } from './business-support'
 import type { Paged } from '../../schemas/business/paged'
 
+/** Seeding a fresh database computes every invoice hour by hour: seconds alone, more on a busy machine. */
+const SEED_AGAIN_TIMEOUT_MS = 90_000
+
 /**
  * Data at scale: `SEED_CONTRACTS` tops every brand up with generated contracts, the list pages
  * them through lib/keyed-page.ts, and exports stream. Seeded here at 2 000 contracts per brand
@@ -115,7 +118,7 @@ describe('SEED_CONTRACTS: contracts at scale', () => {
     } finally {
       await stop(again)
     }
-  })
+  }, SEED_AGAIN_TIMEOUT_MS)
 })
 
 /** The list as one plain query with the documented semantics: the answer every page must give. */

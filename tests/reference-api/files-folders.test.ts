@@ -12,6 +12,9 @@ import { startReferenceApi, type RunningReferenceApi } from '../helpers/referenc
 import { ADMIN, AGENTE, NOW, createFolder, folderView, sha } from './files-support'
 import type { Folder, FolderNode } from '../../schemas/business/files'
 
+/** Seeding a fresh database computes every invoice hour by hour: seconds alone, more on a busy machine. */
+const SEED_AGAIN_TIMEOUT_MS = 90_000
+
 /** The file area: demo data, folders (create, tree, content, rename), name rules, brands. */
 
 let api: RunningReferenceApi
@@ -53,7 +56,7 @@ describe('demo data', () => {
       fresh.close()
       fs.rmSync(dir, { recursive: true, force: true })
     }
-  })
+  }, SEED_AGAIN_TIMEOUT_MS)
 
   it('every brand has the seeded folders, with Presentaciones inside Formación comercial', async () => {
     for (const brand of Object.values(BRAND_DOMAINS)) {

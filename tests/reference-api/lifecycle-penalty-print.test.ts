@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { indexMedio } from '../../server/reference-api/domain/energy-prices'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
@@ -89,11 +90,11 @@ describe('GET /api/contract/penalizacion', () => {
     expect(p.Motivo).toContain('5 %')
   })
 
-  it('first year of supply, indexed: the price is estimated from a reference market price plus the fee', async () => {
+  it("first year of supply, indexed: the price is the last 12 months' closing-price index of its tariff with its fee", async () => {
     const r = seeded(`estado = 'activo' AND modalidad = 'indexado' AND fecha_activacion > '2025-12-31'`)
     const p = await penalty(r.codigo)
-    const toll = r.tarifa_id === 1 ? 0.055 : r.tarifa_id === 2 ? 0.038 : 0.022
-    const price = Math.round((((65 + r.fee_mwh!) * 1.16) / 1000 + toll) * 1e6) / 1e6
+    // The same series and regulated figures as its invoices: the 365 days ending today (21 November 2026).
+    const price = Math.round(indexMedio('2025-11-22', '2026-11-21', r.tarifa_id, r.fee_mwh!).media * 1e6) / 1e6
     expect(p.AplicaPenalizacion).toBe(true)
     expect(p.PrecioMedioKwh).toBe(price)
     expect(p.ImporteMaximo).toBe(Math.round(0.05 * p.EnergiaPendienteKwh * price * 100) / 100)

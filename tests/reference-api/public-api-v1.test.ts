@@ -258,7 +258,7 @@ describe('SIPS and OMIE', () => {
     expect(q.status, q.text).toBe(200)
     expect(q.body).toMatchObject({ Fecha: '2026-11-20', Unidad: '€/MWh', Resolucion: 'cuartohoraria' })
     expect(q.body.Precios).toHaveLength(96)
-    expect(q.body.Precios[1]!.Fecha).toBe('2026-11-20T00:15')
+    expect(q.body.Precios[1]!.Fecha).toBe('2026-11-20T00:15+01:00')
     for (const p of q.body.Precios) expect(p.PrecioMwh).toBeGreaterThanOrEqual(-5)
     expect(q.body.Minimo).toBeLessThanOrEqual(q.body.Media)
     expect(q.body.Media).toBeLessThanOrEqual(q.body.Maximo)

@@ -1,8 +1,9 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eachDay } from '../../server/reference-api/domain/calendar'
-import { COEFICIENTES, FACTOR_IMPUESTOS, precioIndexadoKwh } from '../../server/reference-api/domain/energy-prices'
-import { SOLAR_HOURS, omieDay, omiePrices, ultimaFechaOmie } from '../../server/reference-api/domain/omie'
+import { FACTOR_IMPUESTOS, precioIndexadoKwh } from '../../server/reference-api/domain/energy-prices'
+import { SOLAR_HOURS, horasCeroYNegativas, omieDay, omiePrices, ultimaFechaOmie } from '../../server/reference-api/domain/omie'
+import { perdidas, reguladoEnergiaKwh, tramoRegulado } from '../../server/reference-api/domain/regulated'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW } from './business-support'
@@ -17,7 +18,15 @@ let now = NOW
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length
 /** The average price of a range, every hour weighing the same (a quarter-hour a quarter). */
 function averageOf(desde: string, hasta: string): number {
-  return mean(eachDay(desde, hasta).map((d) => mean(omieDay(d))))
+  let sum = 0
+  let hours = 0
+  for (const d of eachDay(desde, hasta)) {
+    const v = omieDay(d)
+    const w = d >= '2025-10-01' ? 0.25 : 1
+    sum += v.reduce((a, b) => a + b, 0) * w
+    hours += v.length * w
+  }
+  return sum / hours
 }
 
 beforeAll(async () => {
@@ -37,18 +46,33 @@ describe('the OMIE series', () => {
     expect(omiePrices('2024-04-10', '2024-04-10')).toEqual(a.filter((p) => p.Fecha.startsWith('2024-04-10')))
   })
 
-  it('is hourly until 2025-09-30 and has 96 quarter-hour prices a day since 2025-10-01', () => {
+  it('is hourly until 2025-09-30 and has a price per quarter-hour since 2025-10-01, each with its local time and UTC offset', () => {
     const before = omiePrices('2025-09-30', '2025-09-30')
     expect(before).toHaveLength(24)
-    expect(before[0]!.Fecha).toBe('2025-09-30T00:00')
-    expect(before[23]!.Fecha).toBe('2025-09-30T23:00')
+    expect(before[0]!.Fecha).toBe('2025-09-30T00:00+02:00')
+    expect(before[23]!.Fecha).toBe('2025-09-30T23:00+02:00')
     const after = omiePrices('2025-10-01', '2025-10-01')
     expect(after).toHaveLength(96)
-    expect(after[1]!.Fecha).toBe('2025-10-01T00:15')
-    expect(after[95]!.Fecha).toBe('2025-10-01T23:45')
-    expect(omiePrices('2023-01-01', '2025-09-30')).toHaveLength(1004 * 24)
-    for (const day of ['2025-10-26', '2026-03-29', '2026-11-21']) expect(omieDay(day)).toHaveLength(96)
+    expect(after[1]!.Fecha).toBe('2025-10-01T00:15+02:00')
+    expect(after[95]!.Fecha).toBe('2025-10-01T23:45+02:00')
+    expect(omiePrices('2025-12-01', '2025-12-01')[0]!.Fecha).toBe('2025-12-01T00:00+01:00')
+    // 1 004 days; three 23-hour days (March 2023–2025) and two 25-hour days (October 2023 and 2024).
+    expect(omiePrices('2023-01-01', '2025-09-30')).toHaveLength(1004 * 24 - 3 + 2)
+    expect(omieDay('2026-11-21')).toHaveLength(96)
     expect(omiePrices('2022-12-30', '2023-01-01')).toHaveLength(24)
+  })
+
+  it('the clock-change days have 23 and 25 hours: 02:00 is missing in March and twice in October', () => {
+    const spring = omiePrices('2024-03-31', '2024-03-31')
+    expect(spring).toHaveLength(23)
+    expect(spring.slice(0, 3).map((p) => p.Fecha)).toEqual(['2024-03-31T00:00+01:00', '2024-03-31T01:00+01:00', '2024-03-31T03:00+02:00'])
+    const autumn = omiePrices('2024-10-27', '2024-10-27')
+    expect(autumn).toHaveLength(25)
+    expect(autumn.slice(2, 4).map((p) => p.Fecha)).toEqual(['2024-10-27T02:00+02:00', '2024-10-27T02:00+01:00'])
+    expect(new Set(autumn.map((p) => p.Fecha)).size).toBe(25)
+    // Quarter-hours: 92 and 100.
+    expect(omieDay('2026-03-29')).toHaveLength(92)
+    expect(omieDay('2025-10-26')).toHaveLength(100)
   })
 
   it('has the yearly and monthly averages of the domain notes (±10 %)', () => {
@@ -58,15 +82,39 @@ describe('the OMIE series', () => {
     expect(Math.abs(averageOf('2024-12-01', '2024-12-31') - 111) / 111).toBeLessThan(0.05)
   })
 
-  it('has its first negative prices in April 2024, and stays within −5…250 €/MWh', () => {
+  it('has zero hours since spring 2023 and negative ones since April 2024, as many each month as the market had', () => {
     const before = omiePrices('2023-01-01', '2024-03-31')
     expect(before.some((p) => p.PrecioMwh < 0)).toBe(false)
-    const april = omiePrices('2024-04-01', '2024-04-30')
-    expect(april.filter((p) => p.PrecioMwh < 0).length).toBeGreaterThan(5)
-    const all = omiePrices('2023-01-01', '2026-11-22')
-    expect(Math.min(...all.map((p) => p.PrecioMwh))).toBeGreaterThanOrEqual(-5)
-    expect(Math.max(...all.map((p) => p.PrecioMwh))).toBeLessThanOrEqual(250)
-    expect(Math.max(...all.map((p) => p.PrecioMwh))).toBeGreaterThan(200)
+    expect(omiePrices('2023-04-01', '2023-05-31').filter((p) => p.PrecioMwh === 0).length).toBe(65)
+    const hoursOf = (ym: string, test: (v: number) => boolean) => {
+      const days = eachDay(`${ym}-01`, `${ym}-${new Date(Date.UTC(Number(ym.slice(0, 4)), Number(ym.slice(5)), 0)).getUTCDate()}`)
+      const perHour = `${ym}-01` >= '2025-10-01' ? 4 : 1
+      return days.flatMap((d) => omieDay(d)).filter(test).length / perHour
+    }
+    for (const ym of ['2024-02', '2024-04', '2024-05', '2024-11', '2025-04', '2025-11', '2026-05']) {
+      const { cero, negativas } = horasCeroYNegativas(ym)
+      expect(hoursOf(ym, (v) => v < 0), ym).toBe(negativas)
+      expect(hoursOf(ym, (v) => v === 0), ym).toBe(cero)
+    }
+    // 2024: hundreds of zero-or-negative hours, about 250 negative ones, mostly a few euros below zero.
+    const y2024 = omiePrices('2024-01-01', '2024-12-31')
+    const negative = y2024.filter((p) => p.PrecioMwh < 0)
+    expect(negative.length).toBe(247)
+    expect(y2024.filter((p) => p.PrecioMwh <= 0).length).toBeGreaterThan(600)
+    expect(negative.filter((p) => p.PrecioMwh > -5).length / negative.length).toBeGreaterThan(0.8)
+    // Concentrated at solar midday.
+    const midday = negative.filter((p) => Number(p.Fecha.slice(11, 13)) >= 10 && Number(p.Fecha.slice(11, 13)) <= 18).length
+    expect(midday / negative.length).toBeGreaterThan(0.8)
+  })
+
+  it('is not clipped but to the market limits (−500 and 4 000 €/MWh)', () => {
+    const all = omiePrices('2023-01-01', '2026-11-22').map((p) => p.PrecioMwh)
+    const min = Math.min(...all)
+    const max = Math.max(...all)
+    expect(min).toBeLessThan(-5)
+    expect(min).toBeGreaterThanOrEqual(-500)
+    expect(max).toBeGreaterThan(200)
+    expect(max).toBeLessThanOrEqual(4000)
   })
 
   it('has a daily shape: the solar midday below the evening peak, on average and in most days', () => {
@@ -121,7 +169,7 @@ describe('GET /api/energia/historico-cierre/omie', () => {
     expect(res.body.Resolucion).toBe('horaria')
     expect(res.body.Puntos).toHaveLength(96)
     const oct1 = omieDay('2025-10-01')
-    const point = res.body.Puntos.find((p) => p.Fecha === '2025-10-01T10:00')!
+    const point = res.body.Puntos.find((p) => p.Fecha === '2025-10-01T10:00+02:00')!
     expect(point.PrecioMwh).toBeCloseTo(mean(oct1.slice(40, 44)), 2)
   })
 
@@ -137,6 +185,27 @@ describe('GET /api/energia/historico-cierre/omie', () => {
     const fourYears = await get('2023-01-01', '2026-11-21')
     expect(fourYears.status).toBe(200)
     expect(fourYears.body.Puntos).toHaveLength(eachDay('2023-01-01', '2026-11-21').length)
+  })
+
+  it('resolucion=nativa keeps the native resolution over ranges up to a year (hourly, or quarter-hourly)', async () => {
+    const hourly = await admin.get<OmieSeries>('/api/energia/historico-cierre/omie', { desde: '2024-01-01', hasta: '2024-12-31', resolucion: 'nativa' })
+    expect(hourly.status, hourly.text).toBe(200)
+    expect(hourly.body.Resolucion).toBe('horaria')
+    expect(hourly.body.Puntos).toEqual(omiePrices('2024-01-01', '2024-12-31'))
+    expect(hourly.body.Puntos).toHaveLength(366 * 24)
+    const quarters = await admin.get<OmieSeries>('/api/energia/historico-cierre/omie', { desde: '2025-11-01', hasta: '2026-10-31', resolucion: 'nativa' })
+    expect(quarters.body.Resolucion).toBe('cuartohoraria')
+    // 365 days of 96 quarter-hours, one 23-hour day (29 March 2026) and one 25-hour day (25 October 2026).
+    expect(quarters.body.Puntos).toHaveLength(365 * 96)
+    expect(quarters.body.Resumen.MediaMwh).toBeCloseTo(averageOf('2025-11-01', '2026-10-31'), 2)
+    // And daily when asked, even for a short range.
+    const daily = await admin.get<OmieSeries>('/api/energia/historico-cierre/omie', { desde: '2024-04-01', hasta: '2024-04-02', resolucion: 'diaria' })
+    expect(daily.body.Resolucion).toBe('diaria')
+    expect(daily.body.Puntos).toHaveLength(2)
+    const tooLong = await admin.get('/api/energia/historico-cierre/omie', { desde: '2024-01-01', hasta: '2025-01-01', resolucion: 'nativa' })
+    expect(tooLong.status).toBe(400)
+    expect(tooLong.text).toBe('La resolución nativa (horaria o cuartohoraria) admite intervalos de hasta un año.')
+    expect((await admin.get('/api/energia/historico-cierre/omie', { desde: '2024-01-01', hasta: '2024-01-02', resolucion: 'minutal' })).status).toBe(400)
   })
 
   it('400 for malformed dates, desde after hasta, outside the series, more than 4 years, missing parameters', async () => {
@@ -174,14 +243,17 @@ describe('GET /api/energia/historico-cierre/omie', () => {
 describe('GET /api/energia/historico-cierre/index', () => {
   const get = (query: Record<string, string | number>) => admin.get<IndexSeries>('/api/energia/historico-cierre/index', query)
 
-  it('the formula for one hour, by hand: (OMIE + fee) × (1 + losses) / 1000 + toll + charge', () => {
-    // 2.0TD P1: losses 16,6 %, toll 0,030588, charge 0,043893 €/kWh.
-    expect(COEFICIENTES[1]).toEqual({ peajes: [0.030588, 0.019097, 0.000652], cargos: [0.043893, 0.008779, 0.002195], perdidas: [0.166, 0.157, 0.147] })
-    expect(precioIndexadoKwh(50, 10, 1, 'P1')).toBeCloseTo(((50 + 10) * 1.166) / 1000 + 0.030588 + 0.043893, 12)
-    expect(precioIndexadoKwh(50, 10, 1, 'P1')).toBeCloseTo(0.144441, 12)
-    // 3.0TD P6 at a negative price: (−3 + 5) × 1,146 / 1000 + 0,00018 + 0,001859.
-    expect(precioIndexadoKwh(-3, 5, 2, 'P6')).toBeCloseTo(0.004331, 12)
-    expect(() => precioIndexadoKwh(50, 10, 1, 'P4')).toThrow()
+  it('the formula for one hour, by hand: (OMIE + fee) × (1 + losses) / 1000 + toll + charge + capacity + social bonus', () => {
+    // 2.0TD P1 in 2025: losses 16,6 %, toll 0,030588, charge 0,043893, capacity 0,000926, social bonus 0,001 €/kWh.
+    const t = tramoRegulado(1, '2025-06-02')
+    expect([t.peajesEnergia[0], t.cargosEnergia[0], t.capacidad[0], t.bonoSocialKwh]).toEqual([0.030588, 0.043893, 0.000926, 0.001])
+    expect(perdidas(1)).toEqual([0.166, 0.157, 0.147])
+    expect(precioIndexadoKwh(50, 10, 0.166, reguladoEnergiaKwh(t, 0))).toBe(0.146367)
+    // 3.0TD P6 at a negative price: (−3 + 5) × 1,146 / 1000 + 0,00018 + 0,001859 + 0 + 0,001.
+    expect(precioIndexadoKwh(-3, 5, 0.146, reguladoEnergiaKwh(tramoRegulado(2, '2025-06-02'), 5))).toBe(0.005331)
+    // The figures change with the date: 2021 charges before and after the 96 % cut of 16 September.
+    expect(tramoRegulado(1, '2021-09-15').cargosEnergia[0]).toBe(0.10253)
+    expect(tramoRegulado(1, '2021-09-16').cargosEnergia[0]).toBe(0.004101)
   })
 
   it('a weekend day of 2.0TD is all P3; a weekday splits P1, P2 and P3 by the hours of the tariff', async () => {
@@ -189,11 +261,16 @@ describe('GET /api/energia/historico-cierre/index', () => {
     const res = await get({ desde: '2024-04-06', hasta: '2024-04-08', tarifa: 1, fee })
     expect(res.status, res.text).toBe(200)
     expect(res.body).toMatchObject({ TarifaId: 1, Tarifa: '2.0TD', Modalidad: 'sin_impuestos', FeeMwh: fee })
-    expect(res.body.Formula).toContain('(OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p')
+    expect(res.body.Formula).toContain('(OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p + pago por capacidad_p + financiación del bono social')
     const [saturday, sunday, monday] = res.body.Puntos
+    // 2024's regulated figures of each period.
+    const t = tramoRegulado(1, '2024-04-06')
+    const reg = [0, 1, 2].map((k) => reguladoEnergiaKwh(t, k))
+    // Each hour's index is rounded to 6 decimals before averaging.
+    const r6 = (v: number) => Math.round(v * 1e6) / 1e6
     // Saturday 6 April 2024: every hour P3.
     const sat = omieDay('2024-04-06')
-    const p3 = (omie: number) => ((omie + fee) * 1.147) / 1000 + 0.000652 + 0.002195
+    const p3 = (omie: number) => r6(((omie + fee) * 1.147) / 1000 + reg[2]!)
     expect(saturday!.Fecha).toBe('2024-04-06')
     expect(saturday!.PrecioMedioKwh).toBeCloseTo(mean(sat.map(p3)), 6)
     expect(saturday!.PorPeriodo).toEqual({ P1: null, P2: null, P3: saturday!.PrecioMedioKwh, P4: null, P5: null, P6: null })
@@ -201,13 +278,14 @@ describe('GET /api/energia/historico-cierre/index', () => {
     // Monday 8 April 2024: P1 10–14 and 18–22, P2 8–10, 14–18, 22–24, P3 0–8.
     const mon = omieDay('2024-04-08')
     const hours = (list: number[]) => list.map((h) => mon[h]!)
-    const p1 = hours([10, 11, 12, 13, 18, 19, 20, 21]).map((o) => ((o + fee) * 1.166) / 1000 + 0.030588 + 0.043893)
-    const p2 = hours([8, 9, 14, 15, 16, 17, 22, 23]).map((o) => ((o + fee) * 1.157) / 1000 + 0.019097 + 0.008779)
+    const p1 = hours([10, 11, 12, 13, 18, 19, 20, 21]).map((o) => r6(((o + fee) * 1.166) / 1000 + reg[0]!))
+    const p2 = hours([8, 9, 14, 15, 16, 17, 22, 23]).map((o) => r6(((o + fee) * 1.157) / 1000 + reg[1]!))
     const p3m = hours([0, 1, 2, 3, 4, 5, 6, 7]).map(p3)
     expect(monday!.PorPeriodo.P1).toBeCloseTo(mean(p1), 6)
     expect(monday!.PorPeriodo.P2).toBeCloseTo(mean(p2), 6)
     expect(monday!.PorPeriodo.P3).toBeCloseTo(mean(p3m), 6)
-    expect(monday!.PrecioMedioKwh).toBeCloseTo(mean([...p1, ...p2, ...p3m]), 6)
+    // The day's mean rounded to 6 decimals: within half a unit of the sixth (a tie may round either way).
+    expect(Math.abs(monday!.PrecioMedioKwh - mean([...p1, ...p2, ...p3m]))).toBeLessThanOrEqual(5e-7 + 1e-12)
     expect(monday!.PorPeriodo.P4).toBeNull()
   })
 
@@ -216,7 +294,8 @@ describe('GET /api/energia/historico-cierre/index', () => {
     const res = await get({ desde: '2025-11-12', hasta: '2025-11-12', tarifa: 2, fee: 0 })
     const day = omieDay('2025-11-12')
     expect(day).toHaveLength(96)
-    const c = (o: number, i: number) => (o * (1 + COEFICIENTES[2]!.perdidas[i]!)) / 1000 + COEFICIENTES[2]!.peajes[i]! + COEFICIENTES[2]!.cargos[i]!
+    const t = tramoRegulado(2, '2025-11-12')
+    const c = (o: number, i: number) => Math.round(((o * (1 + perdidas(2)[i]!)) / 1000 + reguladoEnergiaKwh(t, i)) * 1e6) / 1e6
     const quarters = (from: number, to: number) => day.slice(from * 4, to * 4)
     const p2 = [...quarters(9, 14), ...quarters(18, 22)].map((o) => c(o, 1))
     const p3 = [...quarters(8, 9), ...quarters(14, 18), ...quarters(22, 24)].map((o) => c(o, 2))

@@ -97,7 +97,8 @@ describe('the SIPS record', () => {
   it('a generated record is plausible: the prefix distributor, a province it serves, powers of the tariff', async () => {
     for (const [prefix, provinces] of [
       ['0026', ['33']],
-      ['0027', ['39']],
+      // Viesgo: Cantabria, and parts of León, Lugo and Palencia.
+      ['0027', ['24', '27', '34', '39']],
       ['0021', null],
     ] as const) {
       for (let i = 0; i < 5; i++) {

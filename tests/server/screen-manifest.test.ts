@@ -21,11 +21,12 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit. */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail. */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
     { path: '/sysmanager/auditoria', screen: 'auditoria', permission: 'GESTORACCESS', title: { es: 'Auditoría', en: 'Audit' } },
+    { path: '/soluciones/facturas/{id}', screen: 'factura-detalle', title: { es: 'Factura', en: 'Invoice' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
   menuEntries: [

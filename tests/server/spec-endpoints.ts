@@ -14,8 +14,8 @@ export const SPEC_CALLS = [
   // Renewals
   'GET api/renovaciones', 'POST api/renovaciones/renovar', 'POST api/renovaciones/renovacion-descargar', 'GET api/renovaciones/subestados',
   'PUT api/renovaciones/change-subestado', 'GET api/renovaciones/export',
-  // Invoices
-  'GET api/facturas', 'GET api/facturas/export', 'GET api/facturas/facturas-contrato',
+  // Invoices (the detail with its breakdown, `api/facturas/{id}`, is issue 18's addition to the contract)
+  'GET api/facturas', 'GET api/facturas/export', 'GET api/facturas/facturas-contrato', 'GET api/facturas/{id}',
   // Utility lists
   'GET api/utility/cnaes', 'GET api/utility/tarifas', 'GET api/utility/tipoaltasolicitud', 'GET api/utility/tipoimpresionfacturas', 'GET api/utility/provincias',
   'GET api/utility/contrato/estados', 'GET api/utility/dashboard/resumen', 'GET api/utility/tipocomision', 'GET api/utility/colectivos', 'GET api/utility/usergroups-options',

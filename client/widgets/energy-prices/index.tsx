@@ -306,9 +306,10 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
 }
 
 /** Rows of the coefficients table (labels: `coef.<key>` of ./messages.ts). */
-const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'Perdidas'; digits: number; pct?: boolean }[] = [
+const COEF_ROWS: { key: 'PeajesKwh' | 'CargosKwh' | 'PagosCapacidadKwh' | 'Perdidas'; digits: number; pct?: boolean }[] = [
   { key: 'PeajesKwh', digits: 6 },
   { key: 'CargosKwh', digits: 6 },
+  { key: 'PagosCapacidadKwh', digits: 6 },
   { key: 'Perdidas', digits: 2, pct: true },
 ]
 

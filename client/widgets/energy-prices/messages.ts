@@ -77,6 +77,7 @@ export const messages = defineMessages({
     'notes.concept': 'Concepto',
     'coef.PeajesKwh': 'Peaje de acceso (€/kWh)',
     'coef.CargosKwh': 'Cargos (€/kWh)',
+    'coef.PagosCapacidadKwh': 'Pagos por capacidad (€/kWh)',
     'coef.Perdidas': 'Pérdidas',
   },
   en: {
@@ -151,6 +152,7 @@ export const messages = defineMessages({
     'notes.concept': 'Item',
     'coef.PeajesKwh': 'Access toll (€/kWh)',
     'coef.CargosKwh': 'Charges (€/kWh)',
+    'coef.PagosCapacidadKwh': 'Capacity payments (€/kWh)',
     'coef.Perdidas': 'Losses',
   },
 })

@@ -42,10 +42,24 @@ export const FORMAS_JURIDICAS = [
   ['J', 'S.C.'],
 ] as const
 
+/** Street names found in towns all over Spain (none tied to one city). */
 export const CALLES = [
   'Calle Mayor', 'Calle Real', 'Avenida de la Constitución', 'Calle del Sol', 'Plaza de España',
-  'Calle San Juan', 'Avenida de Andalucía', 'Calle de Alcalá', 'Gran Vía', 'Paseo de la Castellana',
-  'Calle Nueva', 'Calle del Carmen', 'Avenida de Madrid', 'Calle de la Iglesia', 'Rambla de Catalunya',
-  'Calle Colón', 'Avenida del Mediterráneo', 'Calle de Cervantes', 'Calle Goya', 'Calle Velázquez',
-  'Avenida de la Libertad', 'Calle Doctor Fleming', 'Calle Ramón y Cajal', 'Polígono Industrial El Pla, nave',
+  'Calle San Juan', 'Calle Nueva', 'Calle del Carmen', 'Calle de la Iglesia', 'Calle Colón',
+  'Calle de Cervantes', 'Calle Goya', 'Calle Velázquez', 'Avenida de la Libertad', 'Calle Doctor Fleming',
+  'Calle Ramón y Cajal', 'Calle Santa María', 'Calle del Pilar', 'Calle de la Paz', 'Calle Miguel de Unamuno',
 ] as const
+
+/** Industrial estates for large businesses (generic names; a nave number follows). */
+export const POLIGONOS = ['Polígono Industrial San Isidro', 'Polígono Industrial La Estación', 'Polígono Industrial Los Llanos', 'Polígono Industrial El Camino'] as const
+
+/** Streets that belong to one city: used only there. */
+export const CALLES_LOCALES: Record<string, readonly string[]> = {
+  Madrid: ['Paseo de la Castellana', 'Calle de Alcalá', 'Gran Vía', 'Calle de Bravo Murillo', 'Calle de Serrano'],
+  Barcelona: ['Rambla de Catalunya', 'Passeig de Gràcia', 'Avinguda Diagonal', 'Carrer de Balmes'],
+  'València': ['Avinguda de Blasco Ibáñez', "Carrer de Sant Vicent Màrtir"],
+  Sevilla: ['Calle Sierpes', 'Avenida de la Buhaira'],
+  Bilbao: ['Gran Vía de Don Diego López de Haro', 'Calle Ercilla'],
+  Zaragoza: ['Paseo de la Independencia', 'Calle del Coso'],
+  'Málaga': ['Calle Larios', 'Alameda Principal'],
+}

@@ -20,12 +20,27 @@ export function isIsoDay(value: string): boolean {
 
 /** Epoch milliseconds of the UTC midnight of an ISO day (calendar arithmetic only). */
 export function dayMs(isoDay: string): number {
-  return Date.parse(`${isoDay}T00:00:00Z`)
+  // Memoised: invoices and price series ask for the same few thousand days again and again.
+  let ms = dayMsCache.get(isoDay)
+  if (ms === undefined) {
+    ms = Date.parse(`${isoDay}T00:00:00Z`)
+    if (dayMsCache.size > 50_000) dayMsCache.clear()
+    dayMsCache.set(isoDay, ms)
+  }
+  return ms
 }
+const dayMsCache = new Map<string, number>()
 
 export function isoOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10)
+  let iso = isoCache.get(ms)
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString().slice(0, 10)
+    if (isoCache.size > 50_000) isoCache.clear()
+    isoCache.set(ms, iso)
+  }
+  return iso
 }
+const isoCache = new Map<number, string>()
 
 export function addDays(isoDay: string, days: number): string {
   return isoOf(dayMs(isoDay) + days * DAY_MS)
@@ -166,4 +181,53 @@ export function periodosDelDia(tarifaId: number, isoDay: string): Periodo[] {
 /** Index (0–5) of a period. */
 export function periodoIndex(p: Periodo): number {
   return PERIODOS.indexOf(p)
+}
+
+// ── clock changes (Europe/Madrid) ─────────────────────────────────────────────
+
+/** The last Sunday of a month (`month1` 1–12) of a year. */
+function lastSunday(year: number, month1: number): string {
+  const last = `${year}-${String(month1).padStart(2, '0')}-${String(daysInMonth(year, month1)).padStart(2, '0')}`
+  return addDays(last, -weekday(last))
+}
+
+/**
+ * The local clock hours of a day in Madrid, in order: 24 on most days; 23 on the last Sunday of
+ * March (02:00 does not exist: the clock jumps from 02:00 to 03:00) and 25 on the last Sunday of
+ * October (02:00–03:00 happens twice, first in summer time and then in winter time).
+ */
+export function horasDelDia(isoDay: string): readonly number[] {
+  const month = isoDay.slice(5, 7)
+  if (month !== '03' && month !== '10') return HOURS_24
+  let hours = clockChangeCache.get(isoDay)
+  if (!hours) {
+    const year = Number(isoDay.slice(0, 4))
+    hours = month === '03' && isoDay === lastSunday(year, 3) ? HOURS_23 : month === '10' && isoDay === lastSunday(year, 10) ? HOURS_25 : HOURS_24
+    clockChangeCache.set(isoDay, hours)
+  }
+  return hours
+}
+const clockChangeCache = new Map<string, readonly number[]>()
+
+const HOURS_24: readonly number[] = Array.from({ length: 24 }, (_, h) => h)
+const HOURS_23: readonly number[] = HOURS_24.filter((h) => h !== 2)
+const HOURS_25: readonly number[] = [0, 1, 2, 2, ...HOURS_24.slice(3)]
+
+/**
+ * The UTC offset of the `n`-th hour of a local day (`+01:00` winter, `+02:00` summer), so an
+ * hour of the 25-hour day is never ambiguous.
+ */
+export function offsetDeHora(isoDay: string, n: number): '+01:00' | '+02:00' {
+  const year = Number(isoDay.slice(0, 4))
+  const spring = lastSunday(year, 3)
+  const autumn = lastSunday(year, 10)
+  if (isoDay === spring) return n < 2 ? '+01:00' : '+02:00'
+  if (isoDay === autumn) return n < 3 ? '+02:00' : '+01:00'
+  return isoDay > spring && isoDay < autumn ? '+02:00' : '+01:00'
+}
+
+/** The energy period of each hour of a day (23, 24 or 25 hours, `horasDelDia`). */
+export function periodosDeLasHoras(tarifaId: number, isoDay: string): Periodo[] {
+  const byClock = periodosDelDia(tarifaId, isoDay)
+  return horasDelDia(isoDay).map((h) => byClock[h]!)
 }

@@ -1,66 +1,45 @@
-import { PERIODOS, porPeriodo, type Periodo } from './contract-rules'
-import { addDays, addYearsDay, eachDay, periodosDelDia } from './calendar'
-import { omieDay, slotMidHour, solarProfile } from './omie'
+import { PERIODOS, porPeriodo } from './contract-rules'
+import { addDays, addYearsDay, eachDay, periodosDeLasHoras } from './calendar'
+import { omieDayView, slotMidHour, slotsPorHora, solarProfile } from './omie'
+import { IVA_GENERAL, perdidas, reguladoEnergiaKwh, tipoImpuestoElectrico, tramoRegulado, type Tramo } from './regulated'
 import type { IndexPoint, Modalidad } from '../../../schemas/business/energy'
 
 /**
  * Prices derived from the OMIE series (domain notes): the closing-price index of the indexed
- * offer and the surplus compensation price, with the regulated coefficients they use.
+ * offer, which is also the energy price of every indexed invoice, and the surplus compensation
+ * price.
  *
- * Index, per hour (or quarter-hour) h of a day, in the period p the tariff gives that hour:
+ * Index, per hour (or quarter-hour) h of a day, in the period p the tariff gives that hour, with
+ * the regulated figures in force that day (`regulated.ts`):
  *
- *   €/kWh = (OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p
+ *   €/kWh = (OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p + capacidad_p + bono social
  *
- * averaged per day (every slot weighs the same) and per period (the slots of that period);
- * `con_impuestos` multiplies by (1 + 5,11269632 %) × (1 + 21 %).
- *
- * The coefficients are fixed, simplified values close to the 2025 regulated ones (tolls of
- * the CNMC, charges of the Ministry, standard loss coefficients); the real loss coefficients
- * vary hour by hour.
+ * rounded to 6 decimals (`precioIndexadoKwh`); averaged per day (every slot weighs the same) and
+ * per period (the slots of that period); `con_impuestos` multiplies by (1 + the day's electricity
+ * tax) × (1 + 21 % VAT).
  */
 
+/** The general electricity tax rate and VAT (the tools' estimates with taxes use them). */
 export const IMPUESTO_ELECTRICO = 0.0511269632
-export const IVA = 0.21
-/** (1 + electricity tax) × (1 + VAT). */
+export const IVA = IVA_GENERAL
+/** (1 + electricity tax) × (1 + VAT) at the general rates. */
 export const FACTOR_IMPUESTOS = (1 + IMPUESTO_ELECTRICO) * (1 + IVA)
 
-export interface CoeficientesTarifa {
-  /** Access toll (peaje de transporte y distribución), €/kWh per period. */
-  peajes: readonly number[]
-  /** Charges (cargos), €/kWh per period. */
-  cargos: readonly number[]
-  /** Standard loss coefficients per period (0.147 = 14,7 %). */
-  perdidas: readonly number[]
+/** The taxes factor of a day: its electricity tax rate and general VAT. */
+export function factorImpuestosDelDia(isoDay: string): number {
+  return (1 + tipoImpuestoElectrico(isoDay)) * (1 + IVA_GENERAL)
 }
 
-/** By tariff id (1 = 2.0TD: P1–P3; 2 = 3.0TD, 3–6 = 6.1TD–6.4TD: P1–P6). */
-export const COEFICIENTES: Record<number, CoeficientesTarifa> = {
-  1: { peajes: [0.030588, 0.019097, 0.000652], cargos: [0.043893, 0.008779, 0.002195], perdidas: [0.166, 0.157, 0.147] },
-  2: {
-    peajes: [0.01959, 0.015052, 0.008263, 0.004756, 0.000269, 0.00018],
-    cargos: [0.02443, 0.016286, 0.009286, 0.004886, 0.003096, 0.001859],
-    perdidas: [0.163, 0.16, 0.157, 0.154, 0.151, 0.146],
-  },
-  3: {
-    peajes: [0.015945, 0.013124, 0.007036, 0.00414, 0.000203, 0.000136],
-    cargos: [0.014023, 0.009349, 0.005331, 0.002805, 0.001777, 0.001067],
-    perdidas: [0.07, 0.068, 0.066, 0.064, 0.062, 0.058],
-  },
-  4: {
-    peajes: [0.00929, 0.00777, 0.004149, 0.002407, 0.000123, 0.000083],
-    cargos: [0.006339, 0.004226, 0.00241, 0.001268, 0.000803, 0.000482],
-    perdidas: [0.046, 0.045, 0.044, 0.043, 0.042, 0.04],
-  },
-  5: {
-    peajes: [0.007212, 0.006033, 0.003232, 0.001854, 0.000098, 0.000066],
-    cargos: [0.005004, 0.003336, 0.001902, 0.001001, 0.000634, 0.000381],
-    perdidas: [0.036, 0.035, 0.034, 0.033, 0.032, 0.031],
-  },
-  6: {
-    peajes: [0.004658, 0.003894, 0.002066, 0.001211, 0.000073, 0.00005],
-    cargos: [0.002914, 0.001943, 0.001108, 0.000583, 0.000369, 0.000222],
-    perdidas: [0.018, 0.018, 0.017, 0.017, 0.016, 0.016],
-  },
+/** The coefficients of a tariff on a day, per period (`null` beyond the tariff's periods). */
+export function coeficientesDelDia(tarifaId: number, isoDay: string) {
+  const t = tramoRegulado(tarifaId, isoDay)
+  return {
+    PeajesKwh: porPeriodo([...t.peajesEnergia]),
+    CargosKwh: porPeriodo([...t.cargosEnergia]),
+    PagosCapacidadKwh: porPeriodo([...t.capacidad]),
+    BonoSocialKwh: t.bonoSocialKwh,
+    Perdidas: porPeriodo([...perdidas(tarifaId)]),
+  }
 }
 
 /** The indexed offer's default fee (€/MWh over the market price) by tariff id. */
@@ -72,46 +51,68 @@ export function feeDefecto(tarifaId: number): number {
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6
 
-function coef(tarifaId: number): CoeficientesTarifa {
-  const c = COEFICIENTES[tarifaId]
-  if (!c) throw new Error(`Tarifa desconocida: ${tarifaId}`)
-  return c
+/**
+ * The index price of one slot, €/kWh without taxes, rounded to 6 decimals: the one formula of
+ * the energy screens and the indexed invoices. `regulado` = peaje + cargo + capacidad + bono
+ * social of the slot's period (`reguladoEnergiaKwh`).
+ */
+export function precioIndexadoKwh(omieMwh: number, feeMwh: number, perdida: number, regulado: number): number {
+  return round6(((omieMwh + feeMwh) * (1 + perdida)) / 1000 + regulado)
 }
 
-/** The index price of one hour, €/kWh without taxes (not rounded). */
-export function precioIndexadoKwh(omieMwh: number, feeMwh: number, tarifaId: number, periodo: Periodo): number {
-  const c = coef(tarifaId)
-  const i = PERIODOS.indexOf(periodo)
-  const peaje = c.peajes[i]
-  if (peaje === undefined) throw new Error(`La tarifa ${tarifaId} no tiene el periodo ${periodo}`)
-  return ((omieMwh + feeMwh) * (1 + c.perdidas[i]!)) / 1000 + peaje + c.cargos[i]!
+/** A day's period (index 0–5) of each hour, and the loss and regulated €/kWh of each period (memoised). */
+export function slotsDelDia(tarifaId: number, day: string): SlotsDelDia {
+  const key = `${tarifaId}|${day}`
+  let v = slotsCache.get(key)
+  if (!v) {
+    v = buildSlotsDelDia(tarifaId, day)
+    if (slotsCache.size > 30_000) slotsCache.clear()
+    slotsCache.set(key, v)
+  }
+  return v
+}
+
+export interface SlotsDelDia {
+  perHour: number
+  periodos: readonly number[]
+  loss: readonly number[]
+  regulado: readonly number[]
+  tramo: Tramo
+}
+
+const slotsCache = new Map<string, SlotsDelDia>()
+
+function buildSlotsDelDia(tarifaId: number, day: string): SlotsDelDia {
+  const perHour = slotsPorHora(day)
+  const periodos = periodosDeLasHoras(tarifaId, day).map((p) => PERIODOS.indexOf(p))
+  const t = tramoRegulado(tarifaId, day)
+  const loss = perdidas(tarifaId)
+  const regulado = loss.map((_, k) => reguladoEnergiaKwh(t, k))
+  return { perHour, periodos, loss, regulado, tramo: t }
 }
 
 /** The formula as text, for the answers and the exports. */
 export function formulaIndex(modalidad: Modalidad): string {
-  const base = 'Precio (€/kWh) = (OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p, con p el periodo de la hora según la tarifa; media diaria de todas las horas (o cuartos de hora) y media de las horas de cada periodo'
-  return modalidad === 'con_impuestos' ? `${base}; con impuestos: × (1 + 5,11269632 % impuesto eléctrico) × (1 + 21 % IVA).` : `${base}; sin impuestos.`
+  const base =
+    'Precio (€/kWh) = (OMIE_h + fee) × (1 + pérdidas_p) / 1000 + peaje_p + cargo_p + pago por capacidad_p + financiación del bono social, con p el periodo de la hora según la tarifa y los valores regulados vigentes ese día, redondeado a 6 decimales; media diaria de todas las horas (o cuartos de hora) y media de las horas de cada periodo'
+  return modalidad === 'con_impuestos' ? `${base}; con impuestos: × (1 + impuesto eléctrico del día: 5,11269632 %, o el reducido de 2021–2024) × (1 + 21 % IVA).` : `${base}; sin impuestos.`
 }
 
 /** Sums of a day's index prices: total and per period (slot counts alongside). */
 function indexSums(day: string, tarifaId: number, feeMwh: number) {
-  const values = omieDay(day)
-  const slots = values.length
-  const nPeriodos = coef(tarifaId).peajes.length
+  const values = omieDayView(day)
+  const { perHour, periodos, loss, regulado } = slotsDelDia(tarifaId, day)
   const sum = new Array<number>(6).fill(0)
   const count = new Array<number>(6).fill(0)
   let total = 0
-  const c = coef(tarifaId)
-  const periodos = periodosDelDia(tarifaId, day).map((p) => PERIODOS.indexOf(p))
-  values.forEach((omie, i) => {
-    const k = periodos[Math.floor((i * 24) / slots)]!
-    // precioIndexadoKwh, inlined: this runs for every hour of up to four years.
-    const price = ((omie + feeMwh) * (1 + c.perdidas[k]!)) / 1000 + c.peajes[k]! + c.cargos[k]!
+  for (let i = 0; i < values.length; i++) {
+    const k = periodos[Math.floor(i / perHour)]!
+    const price = precioIndexadoKwh(values[i]!, feeMwh, loss[k]!, regulado[k]!)
     sum[k]! += price
     count[k]! += 1
     total += price
-  })
-  return { total, slots, sum, count, nPeriodos }
+  }
+  return { total, slots: values.length, perHour, sum, count, nPeriodos: loss.length }
 }
 
 /**
@@ -120,8 +121,8 @@ function indexSums(day: string, tarifaId: number, feeMwh: number) {
  * as P1 and P2 of 2.0TD at weekends). 6 decimals.
  */
 export function indexDiario(desde: string, hasta: string, tarifaId: number, feeMwh: number, modalidad: Modalidad): IndexPoint[] {
-  const k = modalidad === 'con_impuestos' ? FACTOR_IMPUESTOS : 1
   return eachDay(desde, hasta).map((day) => {
+    const k = modalidad === 'con_impuestos' ? factorImpuestosDelDia(day) : 1
     const s = indexSums(day, tarifaId, feeMwh)
     const porPeriodoValues = PERIODOS.map((_, i) => (i < s.nPeriodos && s.count[i]! > 0 ? round6((s.sum[i]! / s.count[i]!) * k) : null))
     return { Fecha: day, PrecioMedioKwh: round6((s.total / s.slots) * k), PorPeriodo: porPeriodo(porPeriodoValues) }
@@ -142,9 +143,9 @@ export function indexMedio(desde: string, hasta: string, tarifaId: number, feeMw
     const s = indexSums(day, tarifaId, feeMwh)
     nPeriodos = s.nPeriodos
     // Slots weigh by their duration: a quarter-hour is a quarter of an hour.
-    const w = 24 / s.slots
+    const w = 1 / s.perHour
     total += s.total * w
-    hours += 24
+    hours += s.slots / s.perHour
     for (let i = 0; i < 6; i++) {
       sum[i]! += s.sum[i]! * w
       count[i]! += s.count[i]! * w
@@ -160,14 +161,14 @@ export const FORMULA_EXCEDENTES =
 
 /** A day's production-weighted market price (€/MWh) and its weight (the day's relative production). */
 function excedentesDia(day: string): { weighted: number; weight: number } {
-  const values = omieDay(day)
-  const slots = values.length
+  const values = omieDayView(day)
+  const perHour = slotsPorHora(day)
   const month0 = Number(day.slice(5, 7)) - 1
   let weighted = 0
   let weight = 0
   values.forEach((omie, i) => {
     // Quarter-hours weigh a quarter of an hour.
-    const w = (solarProfile(month0, slotMidHour(i, slots)) * 24) / slots
+    const w = solarProfile(month0, slotMidHour(day, i, perHour)) / perHour
     weighted += omie * w
     weight += w
   })

@@ -1,29 +1,33 @@
 import { Random, hashSeed } from '../lib/random'
-import { addDays, daysInMonth, eachDay, esDiaNoLaborable, madridNow, weekday } from './calendar'
+import { addDays, daysInMonth, eachDay, esDiaNoLaborable, horasDelDia, madridNow, offsetDeHora, weekday } from './calendar'
 
 /**
  * The OMIE day-ahead marginal price of Spain (€/MWh), a deterministic demo series (domain
- * notes): from 1 January 2023, hourly until 30 September 2025 and 96 quarter-hour prices a day
- * since 1 October 2025. Days are Europe/Madrid local days; every day has 24 hours (96
- * quarters): the daylight-saving days are simplified.
+ * notes): from 1 January 2023, hourly until 30 September 2025 and a price per quarter-hour
+ * since 1 October 2025. Days are Europe/Madrid local days with their real length: 23 hours on
+ * the last Sunday of March, 25 on the last Sunday of October (`horasDelDia`).
  *
  * Each month is generated at once from its own seed (`omie:YYYY-MM`), so a month always has the
  * same prices whatever range is asked and whenever: a daily level (a smoothed random walk,
  * lower at weekends), a daily shape (night valley, morning shoulder, evening peak) and a solar
- * dip at midday that deepens in spring, then calibrated so the month's average is the target
- * below (real monthly averages of 2023–2025, a typical year afterwards) and clipped to
- * −5…250 €/MWh (0…250 before April 2024, when the first negative prices appeared).
+ * dip at midday that deepens in spring. Then the month's cheapest hours become its zero and
+ * negative hours, as many as the market had that month (`HORAS_CERO`, `HORAS_NEGATIVAS`; the
+ * README says where the counts come from), and the other hours are shifted (or, when a shift
+ * would push them to zero, stretched) so that the month's average is the real one (`MONTHLY`).
+ * Nothing is clipped but to the market's own limits (−500 and 4 000 €/MWh).
+ *
+ * This is the one price series of the API: the energy screens, the closing-price index, the
+ * battery and comparator averages and the indexed invoices all read it.
  */
 
 export const OMIE_DESDE = '2023-01-01'
 /** First day of quarter-hour prices (the market's 15-minute products). */
 export const OMIE_CUARTOHORARIO_DESDE = '2025-10-01'
-/** First day negative prices are possible. */
-const NEGATIVOS_DESDE = '2024-04-01'
-const PRECIO_MINIMO = -5
-const PRECIO_MAXIMO = 250
+/** The day-ahead market's harmonised price limits (€/MWh). */
+export const PRECIO_MINIMO_MERCADO = -500
+export const PRECIO_MAXIMO_MERCADO = 4000
 
-/** Monthly averages, €/MWh (2023–2025 close to the real ones). */
+/** Monthly averages, €/MWh (2023–2025 the real ones, rounded to 0.1; later months a typical year). */
 const MONTHLY: Record<string, number> = {
   '2023-01': 70.3, '2023-02': 133.5, '2023-03': 89.6, '2023-04': 73.7, '2023-05': 74.2, '2023-06': 92.9,
   '2023-07': 90.5, '2023-08': 96.0, '2023-09': 103.4, '2023-10': 89.9, '2023-11': 63.9, '2023-12': 72.9,
@@ -34,6 +38,35 @@ const MONTHLY: Record<string, number> = {
 }
 /** A typical year (January first) for the months after the table, varied ±8 % per month. */
 const TYPICAL = [82, 72, 45, 28, 30, 60, 72, 76, 68, 74, 80, 88]
+
+/**
+ * Hours at exactly 0 €/MWh and hours below zero per month (order of magnitude of the Spanish
+ * zone's; README). Zero hours appeared in spring 2023, negative ones on 1 April 2024. Months
+ * after the table take the typical counts of 2025 (`*_TIPICAS`).
+ */
+const HORAS_CERO: Record<string, number> = {
+  '2023-03': 3, '2023-04': 25, '2023-05': 40, '2023-10': 2, '2023-11': 15, '2023-12': 8,
+  '2024-02': 20, '2024-03': 150, '2024-04': 160, '2024-05': 100, '2024-06': 25, '2024-07': 3, '2024-09': 4, '2024-10': 15, '2024-11': 4,
+  '2025-01': 2, '2025-02': 8, '2025-03': 130, '2025-04': 140, '2025-05': 120, '2025-06': 35, '2025-07': 8, '2025-08': 8, '2025-09': 15,
+  '2025-10': 20, '2025-11': 10, '2025-12': 5,
+}
+const HORAS_NEGATIVAS: Record<string, number> = {
+  '2024-04': 110, '2024-05': 80, '2024-06': 25, '2024-07': 5, '2024-09': 5, '2024-10': 15, '2024-11': 5, '2024-12': 2,
+  '2025-01': 4, '2025-02': 10, '2025-03': 120, '2025-04': 200, '2025-05': 210, '2025-06': 50, '2025-07': 15, '2025-08': 15, '2025-09': 25,
+  '2025-10': 35, '2025-11': 12, '2025-12': 6,
+}
+const ULTIMO_MES_TABLA = '2025-12'
+const CERO_TIPICAS = [2, 8, 130, 140, 120, 35, 8, 8, 15, 20, 10, 5]
+const NEGATIVAS_TIPICAS = [4, 10, 120, 200, 210, 50, 15, 15, 25, 35, 12, 6]
+
+/** Zero and negative hours of a month (`YYYY-MM`). */
+export function horasCeroYNegativas(ym: string): { cero: number; negativas: number } {
+  if (ym > ULTIMO_MES_TABLA) {
+    const m = Number(ym.slice(5, 7)) - 1
+    return { cero: CERO_TIPICAS[m]!, negativas: NEGATIVAS_TIPICAS[m]! }
+  }
+  return { cero: HORAS_CERO[ym] ?? 0, negativas: HORAS_NEGATIVAS[ym] ?? 0 }
+}
 
 /** Daily shape by local hour (relative to the day's level; mean 0 after centring). */
 const SHAPE_RAW = [
@@ -67,14 +100,19 @@ function monthTarget(ym: string): number {
   return Math.round(TYPICAL[m]! * (0.92 + 0.16 * r.next()) * 10) / 10
 }
 
-/** Prices per slot of a local day: 24 (hourly) or 96 (quarter-hour). */
+/** Prices per hour of a local day: 1 (hourly) or 4 (quarter-hour). */
+export function slotsPorHora(isoDay: string): 1 | 4 {
+  return isoDay >= OMIE_CUARTOHORARIO_DESDE ? 4 : 1
+}
+
+/** Prices of a normal (24-hour) local day: 24 or 96; the clock-change days have one hour fewer or more. */
 export function slotsPerDay(isoDay: string): 24 | 96 {
-  return isoDay >= OMIE_CUARTOHORARIO_DESDE ? 96 : 24
+  return slotsPorHora(isoDay) === 4 ? 96 : 24
 }
 
 interface MonthSeries {
-  first: string
-  slots: 24 | 96
+  /** Offset in `values` of each day's first price, and one past the last day's. */
+  dayStart: number[]
   values: Float64Array
 }
 
@@ -84,13 +122,11 @@ function generateMonth(ym: string): MonthSeries {
   const [y, m1] = ym.split('-').map(Number) as [number, number]
   const m0 = m1 - 1
   const days = daysInMonth(y, m1)
-  const first = `${ym}-01`
-  const slots = slotsPerDay(first)
-  const perHour = slots / 24
+  const perHour = slotsPorHora(`${ym}-01`)
   const rnd = new Random(hashSeed(`omie:${ym}`))
   const target = monthTarget(ym)
-  const floor = first >= NEGATIVOS_DESDE ? PRECIO_MINIMO : 0
-  const values = new Float64Array(days * slots)
+  const dayStart: number[] = [0]
+  const raw: number[] = []
 
   // Mean of the solar bump over the day, to keep the dip from moving the day's average.
   let solarMean = 0
@@ -105,34 +141,69 @@ function generateMonth(ym: string): MonthSeries {
     const level = target * Math.max(0.2, 1 + walk) * weekend
     // Windy or cloudy days: the solar dip varies from day to day.
     const sun = 0.55 + 0.7 * rnd.next()
-    const hourly: number[] = []
-    for (let h = 0; h < 24; h++) {
+    const hours = horasDelDia(day)
+    const hourly = hours.map((h) => {
       const solar = (solarProfile(m0, h + 0.5) - solarMean) * SOLAR_DEPTH[m0]! * sun
-      hourly.push(level * (1 + SHAPE[h]! - solar) + target * 0.04 * (rnd.next() - 0.5))
-    }
-    for (let h = 0; h < 24; h++) {
+      return level * (1 + SHAPE[h]! - solar) + target * 0.04 * (rnd.next() - 0.5)
+    })
+    hourly.forEach((v, n) => {
       if (perHour === 1) {
-        values[d * slots + h] = hourly[h]!
-        continue
+        raw.push(v)
+        return
       }
-      const prev = hourly[Math.max(0, h - 1)]!
-      const next = hourly[Math.min(23, h + 1)]!
-      for (let q = 0; q < 4; q++) {
-        // A slope through the hour towards its neighbours, plus a little quarter-hour noise.
-        values[d * slots + h * 4 + q] = hourly[h]! + ((next - prev) * (q - 1.5)) / 8 + target * 0.025 * (rnd.next() - 0.5)
-      }
-    }
+      const prev = hourly[Math.max(0, n - 1)]!
+      const next = hourly[Math.min(hourly.length - 1, n + 1)]!
+      // A slope through the hour towards its neighbours, plus a little quarter-hour noise.
+      for (let q = 0; q < 4; q++) raw.push(v + ((next - prev) * (q - 1.5)) / 8 + target * 0.025 * (rnd.next() - 0.5))
+    })
+    dayStart.push(raw.length)
   }
+  return { dayStart, values: calibrate(ym, raw, perHour, target, rnd) }
+}
 
-  // Calibrate the month's average to the target (shift, clip, repeat), then round to cents.
-  for (let pass = 0; pass < 6; pass++) {
-    let sum = 0
-    for (const v of values) sum += v
-    const shift = target - sum / values.length
-    for (let i = 0; i < values.length; i++) values[i] = Math.min(PRECIO_MAXIMO, Math.max(floor, values[i]! + shift))
+/**
+ * The month's cheapest slots become its zero and negative hours; the others are shifted (or
+ * stretched above a small floor when a shift would reach zero) to the month's average; cents.
+ */
+function calibrate(ym: string, raw: number[], perHour: number, target: number, rnd: Random): Float64Array {
+  const n = raw.length
+  const { cero, negativas } = horasCeroYNegativas(ym)
+  // At most half the month at zero or below (the tables stay well under it).
+  const nNeg = Math.min(negativas * perHour, Math.floor(n * 0.3))
+  const nZero = Math.min(cero * perHour, Math.floor(n * 0.5) - nNeg)
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => raw[a]! - raw[b]! || a - b)
+  const values = new Float64Array(n)
+  const pinned = new Uint8Array(n)
+  let pinnedSum = 0
+  for (let k = 0; k < nNeg + nZero; k++) {
+    const i = order[k]!
+    // Mostly a few cents to a few euros below zero, now and then deeper.
+    const v = k < nNeg ? -Math.round((0.01 + 4 * rnd.next() ** 3 + (rnd.chance(0.04) ? 5 + 10 * rnd.next() : 0)) * 100) / 100 : 0
+    values[i] = v
+    pinned[i] = 1
+    pinnedSum += v
   }
-  for (let i = 0; i < values.length; i++) values[i] = Math.round(values[i]! * 100) / 100
-  return { first, slots, values }
+  const free = order.slice(nNeg + nZero)
+  const restTarget = target * n - pinnedSum
+  let restSum = 0
+  for (const i of free) restSum += raw[i]!
+  const shift = (restTarget - restSum) / free.length
+  const low = raw[free[0]!]!
+  const FLOOR = 0.3
+  if (low + shift >= FLOOR) {
+    for (const i of free) values[i] = raw[i]! + shift
+  } else {
+    // Stretch above the floor: v' = FLOOR + (v − low) × k, with k keeping the average.
+    let spread = 0
+    for (const i of free) spread += raw[i]! - low
+    const k = (restTarget - FLOOR * free.length) / spread
+    for (const i of free) values[i] = FLOOR + (raw[i]! - low) * k
+  }
+  for (let i = 0; i < n; i++) {
+    if (pinned[i]) continue
+    values[i] = Math.min(PRECIO_MAXIMO_MERCADO, Math.max(PRECIO_MINIMO_MERCADO, Math.round(values[i]! * 100) / 100))
+  }
+  return values
 }
 
 function monthSeries(ym: string): MonthSeries {
@@ -144,40 +215,56 @@ function monthSeries(ym: string): MonthSeries {
   return s
 }
 
-/** The prices of a local day (24 hourly or 96 quarter-hour values, €/MWh). Days before the series are empty. */
+/**
+ * The prices of a local day (€/MWh), one per hour or quarter-hour of its clock: 23, 24 or 25
+ * hours (`horasDelDia`). Days before the series are empty.
+ */
 export function omieDay(isoDay: string): number[] {
   if (isoDay < OMIE_DESDE) return []
   const s = monthSeries(isoDay.slice(0, 7))
   const d = Number(isoDay.slice(8, 10)) - 1
-  return Array.from(s.values.subarray(d * s.slots, (d + 1) * s.slots))
+  return Array.from(s.values.subarray(s.dayStart[d]!, s.dayStart[d + 1]!))
 }
 
-/** `YYYY-MM-DDTHH:mm` (local) of slot `i` of a day with `slots` slots. */
-export function slotTimestamp(isoDay: string, i: number, slots: number): string {
-  const minutes = (i * 1440) / slots
-  const hh = String(Math.floor(minutes / 60)).padStart(2, '0')
-  const mm = String(minutes % 60).padStart(2, '0')
-  return `${isoDay}T${hh}:${mm}`
+/** The same prices without a copy (read-only use in tight loops: invoices, index). */
+export function omieDayView(isoDay: string): Float64Array {
+  if (isoDay < OMIE_DESDE) return new Float64Array(0)
+  const s = monthSeries(isoDay.slice(0, 7))
+  const d = Number(isoDay.slice(8, 10)) - 1
+  return s.values.subarray(s.dayStart[d]!, s.dayStart[d + 1]!)
 }
 
-/** Local clock hour (fractional, at the middle of the slot) of slot `i`. */
-export function slotMidHour(i: number, slots: number): number {
-  return ((i + 0.5) * 24) / slots
+/**
+ * `YYYY-MM-DDTHH:mm+hh:mm` of slot `i` of a day: its local start with the UTC offset in force,
+ * so the two 02:00 hours of the 25-hour day are told apart (`2025-10-26T02:00+02:00`, then
+ * `2025-10-26T02:00+01:00`).
+ */
+export function slotTimestamp(isoDay: string, i: number, perHour: number): string {
+  const n = Math.floor(i / perHour)
+  const hour = horasDelDia(isoDay)[n]!
+  const minute = (i % perHour) * (60 / perHour)
+  return `${isoDay}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}${offsetDeHora(isoDay, n)}`
+}
+
+/** Local clock hour (fractional, at the middle of the slot) of slot `i` of a day. */
+export function slotMidHour(isoDay: string, i: number, perHour: number): number {
+  return horasDelDia(isoDay)[Math.floor(i / perHour)]! + ((i % perHour) + 0.5) / perHour
 }
 
 /**
  * The OMIE prices from `desde` to `hasta` (local days, both included) at their native
  * resolution: one point per hour until 2025-09-30, per quarter-hour since 2025-10-01;
- * `Fecha` is the local start of the slot (`2025-10-01T00:15`). Days before 2023-01-01 are
- * skipped; the caller bounds `hasta` (see `ultimaFechaOmie`).
+ * `Fecha` is the local start of the slot with its UTC offset (`2025-10-01T00:15+02:00`; see
+ * `slotTimestamp`). Days before 2023-01-01 are skipped; the caller bounds `hasta` (see
+ * `ultimaFechaOmie`).
  */
 export function omiePrices(desde: string, hasta: string): { Fecha: string; PrecioMwh: number }[] {
   const out: { Fecha: string; PrecioMwh: number }[] = []
   const from = desde < OMIE_DESDE ? OMIE_DESDE : desde
   if (from > hasta) return out
   for (const day of eachDay(from, hasta)) {
-    const values = omieDay(day)
-    values.forEach((v, i) => out.push({ Fecha: slotTimestamp(day, i, values.length), PrecioMwh: v }))
+    const perHour = slotsPorHora(day)
+    omieDay(day).forEach((v, i) => out.push({ Fecha: slotTimestamp(day, i, perHour), PrecioMwh: v }))
   }
   return out
 }
@@ -186,4 +273,20 @@ export function omiePrices(desde: string, hasta: string): { Fecha: string; Preci
 export function ultimaFechaOmie(nowMs: number): string {
   const { day, hour } = madridNow(nowMs)
   return hour >= 13 ? addDays(day, 1) : day
+}
+
+const mediaMensualCache = new Map<string, number>()
+
+/** The time-weighted average price of a month (`YYYY-MM`), €/MWh, not rounded (reduced VAT's test). */
+export function mediaMensualOmie(ym: string): number {
+  let v = mediaMensualCache.get(ym)
+  if (v === undefined) {
+    // Every slot of a month lasts the same: the plain mean is the time-weighted one.
+    const s = monthSeries(ym)
+    let sum = 0
+    for (const x of s.values) sum += x
+    v = sum / s.values.length
+    mediaMensualCache.set(ym, v)
+  }
+  return v
 }

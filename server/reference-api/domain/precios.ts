@@ -1,4 +1,5 @@
 import { PERIODOS, porPeriodo, type PorPeriodo, type TarifaRef } from './contract-rules'
+import { indexMedioCached, ultimos12Meses } from './energy-prices'
 
 /**
  * The brands' current fixed-price offer (2026 Spanish retail levels, taxes excluded) and the
@@ -71,22 +72,18 @@ export function ofertaPrecioFijo(tarifa: TarifaRef, dominio: string, today: stri
   }
 }
 
-/** Reference day-ahead market price for indexed estimates (€/MWh, 2025–2026 average level). */
-export const OMIE_REFERENCIA_MWH = 65
-/** Losses applied to the market price of indexed contracts (as in the seeded invoices). */
-export const PERDIDAS_INDEXADO = 0.16
-/** Average tolls and charges added to indexed prices, €/kWh, by tariff id (as in the seeded invoices). */
-const PEAJES: Record<number, number> = { 1: 0.055, 2: 0.038 }
-
 /**
- * The contract's average energy price, €/kWh: the mean of its fixed prices (as renewals
- * count it), or for indexed contracts (OMIE reference + fee) × (1 + losses) + tolls.
+ * The contract's average energy price, €/kWh: the mean of its fixed prices (as renewals count
+ * it), or for indexed contracts the closing-price index of its tariff with its fee over the 12
+ * months ending `hoy` (every hour weighing the same): the same series and regulated figures its
+ * invoices use.
  */
-export function precioMedioKwh(c: { modalidad: string; tarifaId: number; preciosEnergia: readonly (number | null)[]; feeMwh: number | null }): number | null {
+export function precioMedioKwh(c: { modalidad: string; tarifaId: number; preciosEnergia: readonly (number | null)[]; feeMwh: number | null }, hoy: string): number | null {
   if (c.modalidad === 'fijo') {
     const prices = c.preciosEnergia.filter((p): p is number => p !== null)
     return prices.length ? round6(prices.reduce((s, v) => s + v, 0) / prices.length) : null
   }
   if (c.feeMwh === null) return null
-  return round6(((OMIE_REFERENCIA_MWH + c.feeMwh) * (1 + PERDIDAS_INDEXADO)) / 1000 + (PEAJES[c.tarifaId] ?? 0.022))
+  const { desde, hasta } = ultimos12Meses(hoy)
+  return round6(indexMedioCached(desde, hasta, c.tarifaId, c.feeMwh).media)
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3'
-import { DISTRIBUIDORA_POR_PROVINCIA, MUNICIPIOS } from '../data/municipios'
+import { MUNICIPIOS_LISTA, distribuidoraDeCodigoPostal } from '../data/municipios'
 import { PROVINCIAS, tarifaById, type Tarifa } from '../lib/catalogos'
 import { Random, hashSeed } from '../lib/random'
 import { addDays, addMonths, dayMs, daysInMonth, esDiaNoLaborable, isoOf, madridToday, periodoEnergia } from './calendar'
@@ -17,8 +17,8 @@ import type { SipsInfo, SipsRaw, SipsReading } from '../../../schemas/business/s
  *   municipality, province, tariff, contracted powers and CNAE of the point and of its latest
  *   contract; its consumption adds up to about the contract's annual consumption.
  * - Any other valid CUPS of a known distributor gets a deterministic record seeded by the CUPS
- *   (its first 20 characters: the border-point suffix does not change the point): a province
- *   that distributor serves, a plausible tariff (mostly 2.0TD), powers and consumption.
+ *   (its first 20 characters: the border-point suffix does not change the point): a postcode
+ *   that distributor serves (with its municipality and province), a plausible tariff (mostly 2.0TD), powers and consumption.
  * - A CUPS of an unknown distributor has no SIPS data (null).
  *
  * Readings: one per calendar month, the 36 months ending with the last complete month (Madrid
@@ -161,7 +161,7 @@ function generatedConsumption(r: Random, tarifaId: number, household: boolean, p
   return Math.round(consumo / 10) * 10
 }
 
-/** The main distributor code of a group (e-distribución, UFD…), the one the province map uses. */
+/** The main distributor code of a group (e-distribución, UFD…), the one the postcode map uses. */
 function grupoDistribuidora(codigo: string): string {
   if (['0022', '0390', '0397'].includes(codigo)) return '0022'
   if (['0023', '0024', '0029', '0031', '0288', '0363', '0396'].includes(codigo)) return '0031'
@@ -207,11 +207,18 @@ function buildBase(db: Database.Database, cups: string): Base | null {
   }
   if (!distribuidora) return null
   const group = grupoDistribuidora(distribuidora.Codigo)
-  const provincias = Object.entries(DISTRIBUIDORA_POR_PROVINCIA)
-    .filter(([, code]) => code === group)
-    .map(([id]) => Number(id))
-  const provinciaId = provincias.length ? r.pick(provincias) : 28
-  const [municipio, cpPrefix] = r.pick(MUNICIPIOS[provinciaId] ?? [['Madrid', '280'] as const])
+  // A postcode that distributor serves (postcode, municipality and province agree).
+  const places = MUNICIPIOS_LISTA.flatMap((muni) => {
+    const out: { muni: typeof muni; cp: string }[] = []
+    for (let n = Number(muni.codigosPostales[0]); n <= Number(muni.codigosPostales[1]); n++) {
+      const cp = String(n).padStart(5, '0')
+      if (distribuidoraDeCodigoPostal(cp) === group) out.push({ muni, cp })
+    }
+    return out
+  })
+  const place = places.length ? r.pick(places) : { muni: MUNICIPIOS_LISTA.find((x) => x.nombre === 'Madrid')!, cp: '28001' }
+  const provinciaId = place.muni.provinciaId
+  const municipio = place.muni.nombre
   const tarifaId = r.weighted([[1, 86], [2, 11], [3, 3]] as const)
   const tarifa = tarifaById.get(tarifaId)!
   const household = tarifaId === 1 && r.chance(0.82)
@@ -228,7 +235,7 @@ function buildBase(db: Database.Database, cups: string): Base | null {
     distribuidora,
     provinciaId,
     municipio,
-    codigoPostal: cpPrefix + String(r.int(1, 99)).padStart(2, '0'),
+    codigoPostal: place.cp,
     tarifa,
     potencias: tarifaPowers(tarifa, powers),
     cnae,

@@ -75,7 +75,8 @@ export async function sendXlsxBook(reply: FastifyReply, fileName: string, sheets
           let v = typeof c.value === 'function' ? c.value(row) : row[c.value]
           if (c.format === XLSX_FORMATS.date && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) v = new Date(`${v.slice(0, 10)}T00:00:00Z`)
           // Local timestamps `YYYY-MM-DDTHH:mm` as Excel date-times (shown as written, no time zone shift).
-          if (c.format === XLSX_TOOL_FORMATS.dateTime && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(v)) v = new Date(`${v}:00Z`)
+          // Local clock time as written (the offset only tells the two 02:00 hours of October apart).
+          if (c.format === XLSX_TOOL_FORMATS.dateTime && typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}([+-]\d{2}:\d{2})?$/.test(v)) v = new Date(`${v.slice(0, 16)}:00Z`)
           values[`c${i}`] = v ?? null
         })
         sheet.addRow(values).commit()

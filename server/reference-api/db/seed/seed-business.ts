@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3'
-import { DISTRIBUIDORAS, DISTRIBUIDORA_POR_PROVINCIA, MUNICIPIOS } from '../../data/municipios'
-import { APELLIDOS, CALLES, EMPRESA_ADJETIVOS, EMPRESA_NUCLEOS, NOMBRES } from '../../data/personas'
+import { DISTRIBUIDORAS, MUNICIPIOS, PREFIJO_TELEFONICO, distribuidoraDeCodigoPostal } from '../../data/municipios'
+import { APELLIDOS, CALLES, CALLES_LOCALES, EMPRESA_ADJETIVOS, EMPRESA_NUCLEOS, NOMBRES, POLIGONOS } from '../../data/personas'
 import { dniLetter, makeCif, makeCups, makeDni, makeIban } from '../../domain/identifiers'
 import { addYears, type EstadoCodigo } from '../../lib/catalogos'
 import { brandPrefix, contractCode, invoiceNumber } from '../../lib/codigos'
 import type { Random } from '../../lib/random'
+import { calcularFactura, type ContratoFacturable, type DetalleFactura } from '../../domain/invoicing'
 import { slug } from './seed-access'
 
 /**
@@ -21,13 +22,7 @@ import { slug } from './seed-access'
 export const CONTRACTS_PER_BRAND = 650
 const MAX_AGE_DAYS = 3 * 365
 const DAY_MS = 86_400_000
-/** Sign-ups: a share spread evenly over the three years, the rest on a growth curve (see drawSignUpAge). */
-const GROWTH_TAIL = 0.1
-const GROWTH = 1.5
 const RENEWAL_WINDOW = { before: 60, after: 90 } as const
-
-export const ELECTRICITY_TAX = 0.0511269632
-export const VAT = 0.21
 
 /** Real Spanish bank codes: CaixaBank, Santander, BBVA, Sabadell, Ibercaja, Bankinter, ING, Abanca, Cajamar. */
 const BANKS = ['2100', '0049', '0182', '0081', '2085', '0128', '1465', '2080', '3058'] as const
@@ -38,7 +33,7 @@ const PROVINCE_WEIGHTS: readonly (readonly [number, number])[] = [
   [28, 68], [8, 57], [46, 27], [41, 19], [3, 19], [29, 17], [30, 15], [11, 12], [48, 11], [7, 12], [35, 11], [15, 11],
   [33, 10], [50, 10], [36, 9], [38, 10], [18, 9], [43, 8], [14, 8], [17, 8], [4, 7], [45, 7], [6, 7], [12, 6], [20, 7],
   [21, 5], [47, 5], [2, 4], [10, 4], [13, 5], [23, 6], [24, 4], [25, 4], [26, 3], [27, 3], [31, 7], [32, 3], [9, 4],
-  [1, 3], [16, 2], [19, 3], [22, 2], [34, 2], [37, 3], [39, 6], [40, 2], [42, 1], [44, 1], [5, 2], [49, 2], [51, 1], [52, 1],
+  [1, 3], [16, 2], [19, 3], [22, 2], [34, 2], [37, 3], [39, 6], [40, 2], [42, 1], [44, 1], [5, 2], [49, 2],
 ]
 
 export type Size = 'S' | 'M' | 'L'
@@ -99,37 +94,10 @@ const CANCELLATION_REASONS = [
   ['Baja por traspaso del suministro a un nuevo titular.', 13],
 ] as const
 
-/** Monthly consumption shapes (January first), normalised to a mean of 1. */
-const SEASON_HOME = normalise([1.28, 1.12, 1.0, 0.86, 0.8, 0.88, 1.12, 1.15, 0.95, 0.86, 0.95, 1.22])
-const SEASON_BUSINESS = normalise([1.05, 1.02, 1.0, 0.95, 0.97, 1.03, 1.1, 0.85, 1.0, 1.0, 1.0, 1.03])
-/** Share of the energy consumed in each energy period, by tariff id. */
-const ENERGY_SHARES: Record<number, readonly number[]> = {
-  1: [0.29, 0.27, 0.44],
-  2: [0.1, 0.16, 0.12, 0.13, 0.14, 0.35],
-  3: [0.08, 0.14, 0.1, 0.12, 0.16, 0.4],
-}
-/** Average tolls and charges (peajes y cargos) added to the indexed price, €/kWh. */
-const TOLLS: Record<number, number> = { 1: 0.055, 2: 0.038, 3: 0.022 }
-/** Meter rental, € per month. */
-const METER_RENTAL: Record<number, number> = { 1: 0.81, 2: 1.8, 3: 21.5 }
-/** Day-ahead market monthly averages (€/MWh, approximate); other months use the month's typical value. */
-const OMIE: Record<string, number> = {
-  '2023-01': 71, '2023-02': 133, '2023-03': 89, '2023-04': 74, '2023-05': 74, '2023-06': 93, '2023-07': 90, '2023-08': 96,
-  '2023-09': 103, '2023-10': 90, '2023-11': 64, '2023-12': 70, '2024-01': 74, '2024-02': 40, '2024-03': 20, '2024-04': 14,
-  '2024-05': 30, '2024-06': 56, '2024-07': 72, '2024-08': 91, '2024-09': 73, '2024-10': 64, '2024-11': 97, '2024-12': 111,
-  '2025-01': 98, '2025-02': 103, '2025-03': 53, '2025-04': 26, '2025-05': 18, '2025-06': 60, '2025-07': 68, '2025-08': 70,
-  '2025-09': 63, '2025-10': 80, '2025-11': 75, '2025-12': 85,
-}
-const OMIE_TYPICAL = [85, 85, 55, 35, 35, 65, 75, 80, 75, 80, 80, 90]
-
 /** Renewal offer prices as written in the history (one formatter each: a seed at scale formats thousands). */
 const PRICE_KWH = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 4, maximumFractionDigits: 4 })
 const FEE_MWH = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
 
-function normalise(values: number[]): number[] {
-  const mean = values.reduce((s, v) => s + v, 0) / values.length
-  return values.map((v) => v / mean)
-}
 
 const round = (v: number, decimals: number) => {
   const f = 10 ** decimals
@@ -228,6 +196,8 @@ interface ContractDraft {
   renewal: RenewalDraft | null
   moroso: boolean
   household: boolean
+  /** Prices before a renewal with new conditions, and the day they changed (invoices before it use them). */
+  previous: { energy: (number | null)[]; fee: number | null; until: number } | null
 }
 
 interface RenewalDraft {
@@ -249,21 +219,32 @@ interface Agent {
 
 /**
  * Days since sign-up: any day of the last three years, recent ones likelier (a growing
- * business): mostly a density falling as (1 − age/3 years)^GROWTH, plus an even spread.
+ * business): a density falling linearly from twice as many today to one share three years ago,
+ * so every year has its sign-ups (inverse of the CDF of f(x) ∝ 2 − x over x = age / 3 years).
  */
 export function drawSignUpAge(rnd: Random): number {
-  const x = rnd.chance(GROWTH_TAIL) ? rnd.next() : 1 - (1 - rnd.next()) ** (1 / (GROWTH + 1))
-  return Math.floor(MAX_AGE_DAYS * x)
+  const x = 2 - Math.sqrt(4 - 3 * rnd.next())
+  return Math.min(MAX_AGE_DAYS - 1, Math.floor(MAX_AGE_DAYS * x))
 }
 
-/** Streets of homes and shops (industrial estates are for large businesses). */
-const HOME_STREETS = CALLES.filter((c) => !c.startsWith('Polígono'))
+/** The streets of a municipality: the generic ones, and its own if it has any. */
+function streetsOf(municipio: string): readonly string[] {
+  const local = CALLES_LOCALES[municipio]
+  return local ? [...CALLES, ...local] : CALLES
+}
+
+/** A landline of a province: its prefix, then the subscriber's digits (9 in all). */
+export function landline(rnd: Random, provinciaId: number): string {
+  const prefix = PREFIJO_TELEFONICO[provinciaId] ?? '91'
+  return prefix + rnd.digits(9 - prefix.length)
+}
 
 /** The draws of places, addresses, IBANs and CUPS (CUPS unique in `usedCups`). */
 export function drawingKit(rnd: Random, usedCups: Set<string>) {
   const newIban = () => makeIban(rnd.pick(BANKS), rnd.digits(4), rnd.digits(10))
-  const newCups = (provinciaId: number) => {
-    const distribuidora = DISTRIBUIDORA_POR_PROVINCIA[provinciaId] ?? '0021'
+  /** A CUPS of the distributor that serves a postcode. */
+  const newCups = (codigoPostal: string) => {
+    const distribuidora = distribuidoraDeCodigoPostal(codigoPostal) ?? '0021'
     for (;;) {
       const cups = makeCups(distribuidora, rnd.digits(12), rnd.chance(0.6) ? '0F' : '')
       if (!usedCups.has(cups)) {
@@ -272,21 +253,22 @@ export function drawingKit(rnd: Random, usedCups: Set<string>) {
       }
     }
   }
+  /** A municipality of the province (by population otherwise) and one of its postcodes. */
   const place = (provinciaId?: number) => {
     const prov = provinciaId ?? rnd.weighted(PROVINCE_WEIGHTS)
-    const [municipio, cp] = rnd.pick(MUNICIPIOS[prov] ?? [['Madrid', '280'] as const])
-    return { provinciaId: prov, municipio, codigoPostal: cp + String(rnd.int(1, 99)).padStart(2, '0') }
+    const muni = rnd.pick(MUNICIPIOS[prov]!)
+    const [from, to] = muni.codigosPostales
+    const codigoPostal = String(rnd.int(Number(from), Number(to))).padStart(5, '0')
+    return { provinciaId: prov, municipio: muni.nombre, codigoPostal }
   }
-  const homeAddress = () => {
-    const calle = rnd.pick(HOME_STREETS)
+  const homeAddress = (municipio: string) => {
+    const calle = rnd.pick(streetsOf(municipio))
     return rnd.chance(0.7)
       ? `${calle}, ${rnd.int(1, 140)}, ${rnd.int(1, 9)}º ${rnd.pick(['A', 'B', 'C', 'D', 'Izda.', 'Dcha.'])}`
       : `${calle}, ${rnd.int(1, 140)}`
   }
-  const businessAddress = (size: Size) => {
-    const calle = size === 'L' && rnd.chance(0.6) ? 'Polígono Industrial El Pla, nave' : rnd.pick(CALLES)
-    return calle.endsWith('nave') ? `${calle} ${rnd.int(1, 60)}` : `${calle}, ${rnd.int(1, 140)}${rnd.chance(0.5) ? ', bajo' : ''}`
-  }
+  const businessAddress = (size: Size, municipio: string) =>
+    size === 'L' && rnd.chance(0.6) ? `${rnd.pick(POLIGONOS)}, nave ${rnd.int(1, 60)}` : `${rnd.pick(streetsOf(municipio))}, ${rnd.int(1, 140)}${rnd.chance(0.5) ? ', bajo' : ''}`
   return { newIban, newCups, place, homeAddress, businessAddress }
 }
 
@@ -335,8 +317,8 @@ export function drawClient(rnd: Random, kit: DrawingKit, uniqueNif: (make: () =>
       razonSocial: null,
       formaJuridica: null,
       email: rnd.chance(0.88) ? `${slug(nombre)}.${slug(apellido1)}${rnd.int(1, 99)}@${rnd.pick(MAIL_DOMAINS)}` : null,
-      telefono: rnd.chance(0.85) ? `6${rnd.digits(8)}` : `9${rnd.digits(8)}`,
-      direccion: homeAddress(),
+      telefono: rnd.chance(0.85) ? `6${rnd.digits(8)}` : landline(rnd, where.provinciaId),
+      direccion: homeAddress(where.municipio),
       ...where,
       iban: newIban(),
       household: !autonomo,
@@ -361,7 +343,7 @@ export function drawClient(rnd: Random, kit: DrawingKit, uniqueNif: (make: () =>
       if (nucleo === 'Comunidad de Propietarios') {
         letter = 'H'
         forma = null
-        razonSocial = `Comunidad de Propietarios ${rnd.pick(HOME_STREETS)}, ${rnd.int(1, 120)}`
+        razonSocial = `Comunidad de Propietarios ${rnd.pick(streetsOf(where.municipio))}, ${rnd.int(1, 120)}`
         colectivo = 5
       } else if (nucleo === 'Cooperativa Agrícola') {
         letter = 'F'
@@ -384,8 +366,8 @@ export function drawClient(rnd: Random, kit: DrawingKit, uniqueNif: (make: () =>
       razonSocial,
       formaJuridica: forma,
       email: `${rnd.pick(['info', 'administracion', 'contabilidad', 'facturas'])}@${mailName}.es`,
-      telefono: `9${rnd.digits(8)}`,
-      direccion: businessAddress(size),
+      telefono: landline(rnd, where.provinciaId),
+      direccion: businessAddress(size, where.municipio),
       ...where,
       iban: newIban(),
       household: false,
@@ -400,7 +382,7 @@ export function drawPoint(rnd: Random, kit: DrawingKit, pick: ClientPick, p: num
   const { place, newCups, homeAddress, businessAddress } = kit
   const samePlace = p === 0 || rnd.chance(0.5)
   const loc = samePlace ? { provinciaId: client.provinciaId, municipio: client.municipio, codigoPostal: client.codigoPostal } : place(rnd.chance(0.6) ? client.provinciaId : undefined)
-  const { cups, distribuidora } = newCups(loc.provinciaId)
+  const { cups, distribuidora } = newCups(loc.codigoPostal)
   const tarifaId = client.household || cnae === '9820'
     ? 1
     : size === 'S'
@@ -411,7 +393,7 @@ export function drawPoint(rnd: Random, kit: DrawingKit, pick: ClientPick, p: num
   const point: PointDraft = {
     client,
     cups,
-    direccion: p === 0 ? client.direccion : client.household ? homeAddress() : businessAddress(size),
+    direccion: p === 0 ? client.direccion : client.household ? homeAddress(loc.municipio) : businessAddress(size, loc.municipio),
     ...loc,
     distribuidora,
     tarifaId,
@@ -533,8 +515,8 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
   )
   const insertInvoice = db.prepare(
     `INSERT INTO facturas (marca_id, numero, contrato_id, periodo_desde, periodo_hasta, fecha_emision, fecha_vencimiento, consumo_kwh,
-       termino_energia, termino_potencia, impuesto_electrico, alquiler_contador, base_imponible, iva, total, estado_pago, fecha_cobro)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       termino_energia, termino_potencia, impuesto_electrico, alquiler_contador, base_imponible, iva, total, estado_pago, fecha_cobro, detalle)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   const insertRenewal = db.prepare(
     `INSERT INTO renovaciones (marca_id, contrato_id, fecha_renovacion, subestado_id, precio_actual, precio_propuesto, actualizado_en, actualizado_por)
@@ -718,6 +700,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
         renewal: null,
         moroso: rnd.chance(0.05),
         household,
+        previous: null,
       }
 
       // ── anniversaries: tacit renewals, the one being worked on, the next date ──
@@ -769,9 +752,10 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
 
     function makeRenewal(contract: ContractDraft, fecha: number, push: (day: number, user: number | null, accion: string, from: EstadoCodigo | null, to: EstadoCodigo | null, detalle: string, system?: boolean) => void): RenewalDraft {
       const offset = fecha - T
+      // An anniversary already past has been renewed (with new conditions or tacitly): never shown as upcoming.
       const subestado =
         offset < 0
-          ? rnd.weighted([[4, 62], [3, 10], [5, 12], [6, 16]] as const)
+          ? 4
           : offset <= 30
             ? rnd.weighted([[1, 18], [2, 40], [3, 17], [4, 10], [5, 5], [6, 10]] as const)
             : rnd.weighted([[1, 65], [2, 30], [3, 5]] as const)
@@ -810,6 +794,7 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
       if (subestado === 4) {
         // The renewed prices are now the contract's.
         const ratio = propuesto / actual
+        contract.previous = { energy: contract.energy, fee: contract.fee, until: fecha }
         if (fixed) contract.energy = contract.energy.map((p) => (p === null ? null : round(p * ratio, 6)))
         else contract.fee = propuesto
       }
@@ -868,20 +853,30 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
       }
     }
 
-    // ── invoices: one per calendar month of supply, numbered in issue order ──
+    // ── invoices: one per calendar month of supply, computed from the hourly consumption, numbered in issue order ──
     interface InvoiceDraft {
       contract: ContractDraft
       from: number
       to: number
       issue: number
-      values: [number, number, number, number, number, number, number, number]
+      detalle: DetalleFactura
     }
     const invoices: InvoiceDraft[] = []
     for (const c of contracts) {
       if (c.activacion === null) continue
       const end = c.baja ?? T - 1
-      const tariff = c.point.tarifaId
-      const season = c.household ? SEASON_HOME : SEASON_BUSINESS
+      const facturable: ContratoFacturable = {
+        codigo: c.code!,
+        cnae: c.point.cnae,
+        tarifaId: c.point.tarifaId,
+        consumoAnualKwh: c.consumoAnual,
+        potencias: c.powers,
+        modalidad: c.modalidad,
+        preciosEnergia: c.energy,
+        preciosPotencia: c.powerPrices,
+        feeMwh: c.fee,
+      }
+      const before: ContratoFacturable = c.previous ? { ...facturable, preciosEnergia: c.previous.energy, feeMwh: c.previous.fee } : facturable
       let { y, m } = ymd(Math.max(c.activacion, T - MAX_AGE_DAYS - 31))
       for (;;) {
         const first = monthStart(y, m)
@@ -893,26 +888,9 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
         const closes = c.baja !== null && to === c.baja
         if (to === lastOfMonth || closes) {
           const issue = to + rnd.int(1, 10)
-          if (issue <= T) {
-            const days = to - from + 1
-            const monthDays = next - first
-            const kwh = round((c.consumoAnual / 12) * season[m]! * (days / monthDays) * between(0.88, 1.12), 0)
-            let price: number
-            if (c.modalidad === 'fijo') {
-              const shares = ENERGY_SHARES[tariff]!
-              price = shares.reduce((s, share, i) => s + share * (c.energy[i] ?? 0), 0)
-            } else {
-              const omie = OMIE[`${y}-${String(m + 1).padStart(2, '0')}`] ?? OMIE_TYPICAL[m]!
-              price = ((omie + c.fee!) * 1.16) / 1000 + TOLLS[tariff]!
-            }
-            const energia = round(kwh * price, 2)
-            const potencia = round(c.powers.reduce<number>((s, p, i) => s + (p ?? 0) * (c.powerPrices[i] ?? 0), 0) * days, 2)
-            const impuesto = round((energia + potencia) * ELECTRICITY_TAX, 2)
-            const alquiler = round(((METER_RENTAL[tariff]! * 12) / 365) * days, 2)
-            const base = round(energia + potencia + impuesto + alquiler, 2)
-            const iva = round(base * VAT, 2)
-            invoices.push({ contract: c, from, to, issue, values: [kwh, energia, potencia, impuesto, alquiler, base, iva, round(base + iva, 2)] })
-          }
+          // Before a renewal with new conditions the old prices applied (a month is billed at the prices of its first day).
+          const terms = c.previous && from < c.previous.until ? before : facturable
+          if (issue <= T) invoices.push({ contract: c, from, to, issue, detalle: calcularFactura(terms, iso(from), iso(to), c.point.cnae) })
         }
         if (closes) break
         y = m === 11 ? y + 1 : y
@@ -938,9 +916,11 @@ export function seedBusiness(db: Database.Database, rnd: Random, today: Date): v
         estado = 'devuelta'
         cobro = null
       } else if (cobro > T) cobro = T
+      const d = inv.detalle
       insertInvoice.run(
         marca.id, invoiceNumber(prefix, year, seq), inv.contract.id, iso(inv.from), iso(inv.to), iso(inv.issue), iso(due),
-        ...inv.values, estado, cobro === null ? null : iso(cobro),
+        d.ConsumoKwh, d.TerminoEnergia, d.TerminoPotencia, d.ImpuestoElectrico.Importe, d.AlquilerContador.Importe, d.BaseImponible, d.Iva.Importe, d.ImporteTotal,
+        estado, cobro === null ? null : iso(cobro), JSON.stringify(d),
       )
     }
   }

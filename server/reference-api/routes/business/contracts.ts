@@ -267,7 +267,7 @@ export function contractDetailLoader(db: Database.Database): (id: number) => Rec
     WHERE h.contrato_id = ? ORDER BY h.fecha, h.id`)
   const renewal = db.prepare(`
     SELECT r.id AS Id, r.fecha_renovacion AS FechaRenovacion, r.subestado_id AS SubestadoId, s.codigo AS SubestadoCodigo, s.nombre AS Subestado,
-      r.precio_actual AS PrecioActual, r.precio_propuesto AS PrecioPropuesto
+      r.precio_medio_actual_kwh AS PrecioActual, r.precio_medio_propuesto_kwh AS PrecioPropuesto
     FROM renovaciones r JOIN subestados_renovacion s ON s.id = r.subestado_id
     WHERE r.contrato_id = ? ORDER BY r.fecha_renovacion DESC LIMIT 1`)
   const signature = db.prepare(`

@@ -5,7 +5,8 @@ import type { ApiContext } from '../../lib/context'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
-import { selectList, visibleContract } from './shared'
+import { invoiceDetail } from './invoice-detail'
+import { positiveInt, selectList, visibleContract } from './shared'
 
 export const ESTADOS_PAGO = [
   ['pagada', 'Pagada'],
@@ -102,6 +103,13 @@ export async function invoiceRoutes(app: FastifyInstance, opts: ApiContext) {
       columns: EXPORT_COLUMNS,
       rows: iterateList<InvoiceRow>(db, invoiceList(callerScope(db, request)), page),
     })
+  })
+
+  app.get('/api/facturas/:id', async (request) => {
+    const id = positiveInt((request.params as { id?: string }).id, 'El identificador de factura')
+    const list = invoiceList(callerScope(db, request), ['f.id = ?'], [id])
+    const [row] = pagedList(db, list, { pageIndex: 0, pageSize: 1, sortColumn: undefined, sortOrder: 'desc', filters: [] }).Items as Parameters<typeof invoiceDetail>[1][]
+    return invoiceDetail(db, row, id)
   })
 
   app.get('/api/facturas/facturas-contrato', async (request) => {

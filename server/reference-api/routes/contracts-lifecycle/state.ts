@@ -135,6 +135,7 @@ export async function stateRoutes(app: FastifyInstance, opts: ApiContext) {
   // ── early-termination penalty ──
   app.get('/api/contract/penalizacion', async (request) => {
     const f = target(request, 'codigoContrato')
+    const hoy = isoDate(now())
     return calcularPenalizacion(
       {
         codigo: f.codigo,
@@ -144,9 +145,9 @@ export async function stateRoutes(app: FastifyInstance, opts: ApiContext) {
         fechaActivacion: f.fecha_activacion,
         fechaBaja: f.fecha_baja,
         consumoAnualKwh: f.consumo_anual_kwh,
-        precioMedioKwh: precioMedioKwh({ modalidad: f.modalidad, tarifaId: f.tarifa_id, preciosEnergia: PERIODOS.map((p) => f.preciosEnergia[p]), feeMwh: f.fee_mwh }),
+        precioMedioKwh: precioMedioKwh({ modalidad: f.modalidad, tarifaId: f.tarifa_id, preciosEnergia: PERIODOS.map((p) => f.preciosEnergia[p]), feeMwh: f.fee_mwh }, hoy),
       },
-      isoDate(now()),
+      hoy,
     )
   })
 }

@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { daysBetween, eachDay } from '../../domain/calendar'
-import { porPeriodo } from '../../domain/contract-rules'
 import {
-  COEFICIENTES,
   FORMULA_EXCEDENTES,
+  coeficientesDelDia,
   excedentesDiario,
   feeDefecto,
   formulaIndex,
   indexDiario,
 } from '../../domain/energy-prices'
-import { OMIE_DESDE, omieDay, slotTimestamp, slotsPerDay, ultimaFechaOmie } from '../../domain/omie'
+import { OMIE_DESDE, omieDay, slotTimestamp, slotsPorHora, ultimaFechaOmie } from '../../domain/omie'
 import type { Tarifa } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
@@ -21,8 +20,10 @@ import type { IndexPoint, Modalidad } from '../../../../schemas/business/energy'
 
 /** Longest range of a price call: 4 years (1 461 days). */
 export const MAX_DIAS_RANGO = 4 * 365 + 1
-/** Ranges up to this many days come at the native resolution (quarter-hour or hour). */
+/** Ranges up to this many days come at the native resolution (quarter-hour or hour) unless asked otherwise. */
 export const MAX_DIAS_NATIVO = 7
+/** Longest range asked for at the native resolution (`resolucion=nativa`): a year. */
+export const MAX_DIAS_NATIVO_PEDIDO = 366
 export const FEE_MAXIMO = 50
 
 export type Resolucion = 'cuartohoraria' | 'horaria' | 'diaria'
@@ -49,47 +50,61 @@ export function rangoPrecios(query: unknown, nowMs: number): { desde: string; ha
 }
 
 /**
- * The OMIE series of a range: up to 7 days at the native resolution (quarter-hourly when
- * every day has quarter-hour prices; hourly otherwise, quarter-hours averaged into their hour
- * when a range straddles 1 October 2025), longer ranges as daily averages. `Resumen`: the
+ * The OMIE series of a range at a resolution: `nativa` gives every price (quarter-hourly when
+ * every day has quarter-hour prices; hourly otherwise, quarter-hours averaged into their hour when
+ * a range straddles 1 October 2025), `diaria` the daily averages; by default ranges up to 7 days
+ * come native and longer ones daily. Clock-change days keep their 23 or 25 hours. `Resumen`: the
  * time-weighted average and the lowest and highest native price of the range.
  */
-export function serieOmie(desde: string, hasta: string): SerieOmie {
+export function serieOmie(desde: string, hasta: string, pedida?: 'nativa' | 'diaria'): SerieOmie {
   const days = eachDay(desde, hasta)
   let min = Number.POSITIVE_INFINITY
   let max = Number.NEGATIVE_INFINITY
-  let sumOfDailyMeans = 0
+  let sum = 0
+  let hours = 0
   const byDay = days.map((day) => {
     const values = omieDay(day)
-    let sum = 0
+    const perHour = slotsPorHora(day)
+    let daySum = 0
     for (const v of values) {
-      sum += v
+      daySum += v
       if (v < min) min = v
       if (v > max) max = v
     }
-    sumOfDailyMeans += sum / values.length
-    return { day, values, mean: sum / values.length }
+    sum += daySum / perHour
+    hours += values.length / perHour
+    return { day, values, perHour, mean: daySum / values.length }
   })
+  const nativa = pedida === 'nativa' || (pedida === undefined && days.length <= MAX_DIAS_NATIVO)
   let resolucion: Resolucion
   const puntos: { Fecha: string; PrecioMwh: number }[] = []
-  if (days.length > MAX_DIAS_NATIVO) {
+  if (!nativa) {
     resolucion = 'diaria'
     for (const d of byDay) puntos.push({ Fecha: d.day, PrecioMwh: r2(d.mean) })
-  } else if (days.every((d) => slotsPerDay(d) === 96)) {
+  } else if (byDay.every((d) => d.perHour === 4)) {
     resolucion = 'cuartohoraria'
-    for (const d of byDay) d.values.forEach((v, i) => puntos.push({ Fecha: slotTimestamp(d.day, i, 96), PrecioMwh: v }))
+    for (const d of byDay) d.values.forEach((v, i) => puntos.push({ Fecha: slotTimestamp(d.day, i, 4), PrecioMwh: v }))
   } else {
     resolucion = 'horaria'
     for (const d of byDay) {
-      const per = d.values.length / 24
-      for (let h = 0; h < 24; h++) {
+      const per = d.perHour
+      for (let n = 0; n < d.values.length / per; n++) {
         let s = 0
-        for (let q = 0; q < per; q++) s += d.values[h * per + q]!
-        puntos.push({ Fecha: slotTimestamp(d.day, h, 24), PrecioMwh: r2(s / per) })
+        for (let q = 0; q < per; q++) s += d.values[n * per + q]!
+        puntos.push({ Fecha: slotTimestamp(d.day, n, 1), PrecioMwh: r2(s / per) })
       }
     }
   }
-  return { Desde: desde, Hasta: hasta, Resolucion: resolucion, Puntos: puntos, Resumen: { MediaMwh: r2(sumOfDailyMeans / days.length), MinimoMwh: min, MaximoMwh: max } }
+  return { Desde: desde, Hasta: hasta, Resolucion: resolucion, Puntos: puntos, Resumen: { MediaMwh: r2(sum / hours), MinimoMwh: min, MaximoMwh: max } }
+}
+
+/** `resolucion` of the OMIE call: `nativa`, `diaria` or none (by the range's length); native ranges up to a year. */
+export function resolucionParam(query: unknown, desde: string, hasta: string): 'nativa' | 'diaria' | undefined {
+  const v = queryValue(query, 'resolucion')
+  if (v === undefined || v === '') return undefined
+  if (v !== 'nativa' && v !== 'diaria') fail(400, `El parámetro resolucion debe ser nativa o diaria (${v}).`)
+  if (v === 'nativa' && daysBetween(desde, hasta) + 1 > MAX_DIAS_NATIVO_PEDIDO) fail(400, 'La resolución nativa (horaria o cuartohoraria) admite intervalos de hasta un año.')
+  return v
 }
 
 function modalidadParam(query: unknown): Modalidad {
@@ -106,10 +121,6 @@ function feeParam(query: unknown, tarifa: Tarifa): number {
   return n
 }
 
-function coeficientes(tarifa: Tarifa) {
-  const c = COEFICIENTES[tarifa.Id]!
-  return { PeajesKwh: porPeriodo(c.peajes), CargosKwh: porPeriodo(c.cargos), Perdidas: porPeriodo(c.perdidas) }
-}
 
 function indexAnswer(query: unknown, nowMs: number) {
   const { desde, hasta } = rangoPrecios(query, nowMs)
@@ -125,7 +136,7 @@ function indexAnswer(query: unknown, nowMs: number) {
     Hasta: hasta,
     Puntos: indexDiario(desde, hasta, tarifa.Id, fee, modalidad),
     Formula: formulaIndex(modalidad),
-    Coeficientes: coeficientes(tarifa),
+    Coeficientes: coeficientesDelDia(tarifa.Id, hasta),
   }
 }
 
@@ -143,7 +154,7 @@ export async function energyRoutes(app: FastifyInstance, ctx: ApiContext) {
 
   app.get('/api/energia/historico-cierre/omie', async (request) => {
     const { desde, hasta } = rangoPrecios(request.query, ctx.now())
-    return serieOmie(desde, hasta)
+    return serieOmie(desde, hasta, resolucionParam(request.query, desde, hasta))
   })
 
   app.get('/api/energia/historico-cierre/index', async (request) => indexAnswer(request.query, ctx.now()))
@@ -157,7 +168,7 @@ export async function energyRoutes(app: FastifyInstance, ctx: ApiContext) {
     const now = ctx.now()
     if (serie === 'omie') {
       const { desde, hasta } = rangoPrecios(request.query, now)
-      const s = serieOmie(desde, hasta)
+      const s = serieOmie(desde, hasta, resolucionParam(request.query, desde, hasta))
       const columns: XlsxColumn<{ Fecha: string; PrecioMwh: number }>[] = [
         { header: s.Resolucion === 'diaria' ? 'Fecha' : 'Fecha y hora', value: 'Fecha', format: s.Resolucion === 'diaria' ? XLSX_FORMATS.date : XLSX_TOOL_FORMATS.dateTime, width: 17 },
         { header: s.Resolucion === 'diaria' ? 'Precio medio OMIE (€/MWh)' : 'Precio OMIE (€/MWh)', value: 'PrecioMwh', format: XLSX_TOOL_FORMATS.eurMwh, width: 22 },
