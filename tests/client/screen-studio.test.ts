@@ -144,3 +144,23 @@ describe('read-only pages (the studio preview): nothing that changes data leaves
     expect(fetch).toHaveBeenCalledTimes(3)
   })
 })
+
+describe('the menu icon choices', () => {
+  it('offer every icon the menu uses, nested entries included, once each', async () => {
+    const { menuIcons } = await import('../../client/widgets/screen-studio/studio-data')
+    const menu = {
+      sections: [
+        { key: 'home', label: { es: 'Inicio' }, order: 10, icon: 'pi pi-home' },
+        {
+          key: 'sysmanager', label: { es: 'Gestión de sistema' }, order: 90,
+          items: [
+            { key: 'usuarios', label: { es: 'Usuarios' }, order: 10, icon: 'pi pi-users', items: [{ key: 'grupos', label: { es: 'Grupos' }, order: 10, icon: 'pi pi-sitemap', to: '/sysmanager/grupos' }] },
+            { key: 'menu', label: { es: 'Menú' }, order: 20, icon: 'pi pi-users', to: '/sysmanager/menu' },
+          ],
+        },
+      ],
+    } as unknown as Parameters<typeof menuIcons>[0]
+    expect(menuIcons(menu)).toEqual(['pi pi-home', 'pi pi-users', 'pi pi-sitemap'])
+    expect(menuIcons(undefined)).toEqual([])
+  })
+})

@@ -8,8 +8,9 @@ import type { ScreenFile } from '../../../schemas/screen'
 import { useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { messages } from './messages'
-import { menuPlaces, useAdminChoices } from './studio-data'
+import { menuIcons, menuPlaces, useAdminChoices } from './studio-data'
 
+/** The icons offered first; those the menu already uses are added after them. */
 const ICONS = ['pi pi-list', 'pi pi-table', 'pi pi-bolt', 'pi pi-euro', 'pi pi-file', 'pi pi-users', 'pi pi-chart-bar', 'pi pi-map', 'pi pi-cog', 'pi pi-tags']
 
 type Route = NonNullable<ScreenFile['routes']>[number]
@@ -71,12 +72,9 @@ export function RouteMenuEditor({ screen, onChange }: { screen: ScreenFile; onCh
                 inputId="design-icon"
                 value={menu.icon ?? 'pi pi-list'}
                 onChange={(e) => setMenu({ ...menu, icon: e.value as string })}
-                options={ICONS}
-                itemTemplate={(icon: string) => (
-                  <span className="screen-studio__icon-option">
-                    <i className={icon} aria-hidden="true" /> {icon.replace('pi pi-', '')}
-                  </span>
-                )}
+                options={[...new Set([...ICONS, ...menuIcons(choices.data?.menu), menu.icon ?? 'pi pi-list'])]}
+                itemTemplate={iconOption}
+                valueTemplate={(icon: string | null) => (icon ? iconOption(icon) : null)}
               />
             </FieldShell>
             <FieldShell id="design-brands" label={t('design.menuBrands')} hint={t('design.menuBrandsHelp')}>
@@ -97,8 +95,10 @@ export function RouteMenuEditor({ screen, onChange }: { screen: ScreenFile; onCh
         )}
       </div>
       {routes.length === 0 && <p className="screen-studio__help">{t('design.noRoutes')}</p>}
-      <Button type="button" icon="pi pi-plus" text size="small" label={t('design.routeAdd')} onClick={() => setRoutes([...routes, { path: '/' }])} />
-      {routes.length > 1 && <Button type="button" icon="pi pi-trash" text size="small" severity="danger" label={t('design.routeRemove')} onClick={() => setRoutes(routes.slice(0, -1))} />}
+      <div className="screen-studio__actions">
+        <Button type="button" icon="pi pi-plus" text size="small" label={t('design.routeAdd')} onClick={() => setRoutes([...routes, { path: '/' }])} />
+        {routes.length > 1 && <Button type="button" icon="pi pi-trash" text size="small" severity="danger" label={t('design.routeRemove')} onClick={() => setRoutes(routes.slice(0, -1))} />}
+      </div>
     </fieldset>
   )
 }
@@ -108,4 +108,12 @@ function withoutEmpty(route: Route): Route {
   if (route.permission) return route
   const { permission: _none, ...rest } = route
   return rest
+}
+
+function iconOption(icon: string) {
+  return (
+    <span className="screen-studio__icon-option">
+      <i className={icon} aria-hidden="true" /> {icon.replace('pi pi-', '')}
+    </span>
+  )
 }

@@ -65,3 +65,16 @@ export function menuPlaces(menu: MenuDefinition): { key: string; label: string }
   visit(menu.sections as unknown as Parameters<typeof visit>[0], '')
   return out
 }
+
+/** Every icon the menu already uses (PrimeIcons classes), so a shipped entry's icon is among the choices. */
+export function menuIcons(menu: MenuDefinition | undefined): string[] {
+  const out = new Set<string>()
+  const visit = (entries: readonly { icon?: unknown; items?: unknown[] }[]) => {
+    for (const e of entries) {
+      if (typeof e.icon === 'string' && e.icon) out.add(e.icon)
+      if (e.items) visit(e.items as typeof entries)
+    }
+  }
+  if (menu) visit(menu.sections as unknown as Parameters<typeof visit>[0])
+  return [...out]
+}

@@ -40,13 +40,13 @@ export function FormFieldsTable({ editing, refused }: { editing: FormEditing; re
       <legend>{t('fields.title')}</legend>
       <div className="form-editor__fields" data-steps={design.steps ? 'on' : 'off'}>
         <div className="form-editor__row form-editor__row--head" aria-hidden="true">
-          <span>{t('fields.name')}</span>
-          <span>{t('fields.label')}</span>
-          <span>{t('fields.input')}</span>
-          <span>{t('fields.required')}</span>
-          {design.steps && <span>{t('fields.step')}</span>}
-          <span>{t('fields.extras')}</span>
-          <span>{t('fields.move')}</span>
+          <span className="form-editor__cell--name">{t('fields.name')}</span>
+          <span className="form-editor__cell--label">{t('fields.label')}</span>
+          <span className="form-editor__cell--input">{t('fields.input')}</span>
+          <span className="form-editor__cell--required">{t('fields.required')}</span>
+          {design.steps && <span className="form-editor__cell--step">{t('fields.step')}</span>}
+          <span className="form-editor__cell--extras">{t('fields.extras')}</span>
+          <span className="form-editor__cell--actions">{t('fields.move')}</span>
         </div>
         <ol className="form-editor__list" aria-label={t('fields.title')}>
           {design.fields.map((f, i) => (
@@ -96,17 +96,21 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
   return (
     <li className={open ? 'form-editor__item is-open' : 'form-editor__item'}>
       <div className="form-editor__row">
-        <span>
+        <span className="form-editor__cell--name">
           <code translate="no">{f.name}</code>
           {errors > 0 && <span className="form-editor__count">{t('fields.problemCount', { n: errors })}</span>}
         </span>
-        <span>{label}</span>
-        <span>{t(`input.${f.input}`)}</span>
-        <span>
+        <span className="form-editor__cell--label">{label}</span>
+        <span className="form-editor__cell--input">{t(`input.${f.input}`)}</span>
+        <span className="form-editor__cell--required">
           <Checkbox inputId={`${editing.id}-field-${i}-req`} checked={f.required} onChange={(e) => apply(withField(design, i, { required: !!e.checked }))} aria-label={`${t('fields.required')}: ${f.name}`} />
+          {/* Shown only where the row folds onto two lines and the heading row is hidden. */}
+          <label htmlFor={`${editing.id}-field-${i}-req`} className="form-editor__inline-label" aria-hidden="true">
+            {t('fields.required')}
+          </label>
         </span>
         {design.steps && (
-          <span>
+          <span className="form-editor__cell--step">
             <Dropdown
               inputId={stepId}
               value={f.step}
@@ -125,7 +129,7 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
             {problemText(stepProblems, t, 'warning') && <small className="form-editor__warning">{problemText(stepProblems, t, 'warning')}</small>}
           </span>
         )}
-        <span>
+        <span className="form-editor__cell--extras">
           <span className="form-editor__tags">
             {f.validator && <Tag severity="info" value={t('fields.hasValidator', { call: f.validator.endpoint.replace(/^api\//, '') })} />}
             {f.options.kind === 'call' && <Tag severity="secondary" value={t('fields.hasOptions', { call: f.options.source.endpoint.replace(/^api\//, '') })} />}
@@ -133,7 +137,7 @@ function FieldRow(props: { editing: FormEditing; field: FieldDesign; index: numb
             {dep && <Tag severity="warning" value={t('fields.dependsOn', { field: dep.field })} />}
           </span>
         </span>
-        <span className="screen-studio__move">
+        <span className="screen-studio__move form-editor__cell--actions">
           <Button type="button" icon={open ? 'pi pi-chevron-up' : 'pi pi-pencil'} text rounded size="small" onClick={onOpen} aria-expanded={open} aria-label={t(open ? 'fields.close' : 'fields.edit', { field: f.name })} />
           <Button type="button" icon="pi pi-arrow-up" text rounded size="small" disabled={i === 0} onClick={() => apply(withFieldMoved(design, i, -1))} aria-label={t('fields.up', { field: f.name })} />
           <Button type="button" icon="pi pi-arrow-down" text rounded size="small" disabled={i === design.fields.length - 1} onClick={() => apply(withFieldMoved(design, i, 1))} aria-label={t('fields.down', { field: f.name })} />
