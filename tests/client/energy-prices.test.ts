@@ -7,6 +7,7 @@ import {
   localTime,
   quickRange,
   rangeError,
+  resolutionQuery,
   readParams,
   stats,
   timeAxisFor,
@@ -43,13 +44,14 @@ describe('date range defaults', () => {
 
 describe('URL parameters', () => {
   it('fall back to the defaults when missing or wrong', () => {
-    expect(readParams(new URLSearchParams(''), '2026-11-21')).toEqual({ desde: '2026-10-23', hasta: '2026-11-21', tarifa: 1, modalidad: 'sin_impuestos', fee: null })
+    expect(readParams(new URLSearchParams(''), '2026-11-21')).toEqual({ desde: '2026-10-23', hasta: '2026-11-21', tarifa: 1, modalidad: 'sin_impuestos', fee: null, resolucion: 'auto' })
     expect(readParams(new URLSearchParams('desde=2026-12-01&hasta=2026-01-01&tarifa=x&fee=99&modalidad=raro'), '2026-11-21')).toEqual({
       desde: '2026-10-23',
       hasta: '2026-11-21',
       tarifa: 1,
       modalidad: 'sin_impuestos',
       fee: null,
+      resolucion: 'auto',
     })
   })
 
@@ -61,13 +63,28 @@ describe('URL parameters', () => {
   })
 
   it('round-trip', () => {
-    const p = { desde: '2024-04-01', hasta: '2024-04-30', tarifa: 2, modalidad: 'con_impuestos' as const, fee: 7.5 }
+    const p = { desde: '2024-04-01', hasta: '2024-04-30', tarifa: 2, modalidad: 'con_impuestos' as const, fee: 7.5, resolucion: 'nativa' as const }
     expect(readParams(writeParams(p), '2026-11-21')).toEqual(p)
     // no fee: the offer's default, left to the API
     const q = { ...p, fee: null }
     expect(writeParams(q).has('fee')).toBe(false)
     expect(readParams(writeParams(q), '2026-11-21')).toEqual(q)
     expect(readParams(new URLSearchParams('fee=0'), '2026-11-21').fee).toBe(0)
+  })
+
+  it('keep the OMIE resolution asked for, within what the API answers', () => {
+    const day = '2026-11-21'
+    expect(readParams(new URLSearchParams('desde=2026-01-01&hasta=2026-03-31&resolucion=nativa'), day).resolucion).toBe('nativa')
+    expect(readParams(new URLSearchParams('desde=2026-11-20&hasta=2026-11-21&resolucion=diaria'), day).resolucion).toBe('diaria')
+    expect(readParams(new URLSearchParams('resolucion=horaria'), day).resolucion).toBe('auto')
+    // Native over more than a year is not asked: the automatic choice instead.
+    expect(readParams(new URLSearchParams('desde=2024-01-01&hasta=2026-11-21&resolucion=nativa'), day).resolucion).toBe('auto')
+    expect(writeParams({ ...readParams(new URLSearchParams(''), day), resolucion: 'auto' }).has('resolucion')).toBe(false)
+    expect(resolutionQuery('auto')).toEqual({})
+    expect(resolutionQuery('nativa')).toEqual({ resolucion: 'nativa' })
+    expect(rangeError('2025-11-22', '2026-11-21', day, 'nativa')).toBeNull()
+    expect(rangeError('2025-11-20', '2026-11-21', day, 'nativa')).toMatch(/hasta un año/)
+    expect(rangeError('2025-11-20', '2026-11-21', day, 'diaria')).toBeNull()
   })
 
   it('explain what is wrong with a range', () => {

@@ -7,7 +7,7 @@ import { useI18n, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { formatDate, fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { messages } from './messages'
-import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type PriceParams } from './prices-logic'
+import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type PriceParams, type Resolution } from './prices-logic'
 import type { Modalidad } from '../../../schemas/business/energy'
 import type { Tariff } from '../../../schemas/business/utility'
 
@@ -24,20 +24,22 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
   const { lang } = useI18n()
   const [draft, setDraft] = useState(params)
   // The range that failed the check, kept rather than its message so the message follows a language switch.
-  const [rejected, setRejected] = useState<{ desde: string; hasta: string } | null>(null)
-  const error = rejected ? rangeError(rejected.desde, rejected.hasta, lastDay) : null
+  const [rejected, setRejected] = useState<{ desde: string; hasta: string; resolucion: Resolution } | null>(null)
+  const error = rejected ? rangeError(rejected.desde, rejected.hasta, lastDay, rejected.resolucion) : null
   const set = (patch: Partial<PriceParams>) => setDraft((d) => ({ ...d, ...patch }))
 
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    const problem = rangeError(draft.desde, draft.hasta, lastDay)
-    setRejected(problem ? { desde: draft.desde, hasta: draft.hasta } : null)
+    const problem = rangeError(draft.desde, draft.hasta, lastDay, draft.resolucion)
+    setRejected(problem ? { desde: draft.desde, hasta: draft.hasta, resolucion: draft.resolucion } : null)
     if (!problem) onApply(draft)
   }
   const quick = (key: Parameters<typeof quickRange>[0]) => {
-    const r = quickRange(key, lastDay)
-    setRejected(null)
-    onApply({ ...draft, ...r })
+    const next = { ...draft, ...quickRange(key, lastDay) }
+    const problem = rangeError(next.desde, next.hasta, lastDay, next.resolucion)
+    setDraft(next)
+    setRejected(problem ? { desde: next.desde, hasta: next.hasta, resolucion: next.resolucion } : null)
+    if (!problem) onApply(next)
   }
   // Spanish dd/mm/yy, English mm/dd/yy (spec §9); numbers typed the language's way.
   const dateFormat = lang === 'en' ? 'mm/dd/yy' : 'dd/mm/yy'
@@ -45,6 +47,8 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
     { value: 'sin_impuestos', label: t('params.withoutTaxes') },
     { value: 'con_impuestos', label: t('params.withTaxes') },
   ]
+
+  const resolutions: { value: Resolution; label: string }[] = (['auto', 'nativa', 'diaria'] as const).map((value) => ({ value, label: t(`params.resolution.${value}`) }))
 
   const errId = `${id}-err`
   return (
@@ -112,6 +116,18 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             locale={intlLocale(lang)}
             placeholder={defaultFee !== null ? t('params.fee.defaultValue', { n: lang === 'en' ? String(defaultFee) : String(defaultFee).replace('.', ',') }) : t('params.fee.default')}
             aria-describedby={`${id}-fee-help`}
+          />
+        </FieldShell>
+        <FieldShell id={`${id}-resolucion`} label={t('params.resolution')} hint={t('params.resolution.help')}>
+          <Dropdown
+            inputId={`${id}-resolucion`}
+            value={draft.resolucion}
+            options={resolutions}
+            optionLabel="label"
+            optionValue="value"
+            onChange={(e) => set({ resolucion: e.value as Resolution })}
+            aria-describedby={error ? `${id}-resolucion-help ${errId}` : `${id}-resolucion-help`}
+            invalid={!!error && draft.resolucion === 'nativa'}
           />
         </FieldShell>
         <div className="prices-params__submit">

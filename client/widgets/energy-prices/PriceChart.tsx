@@ -8,7 +8,7 @@ import { useI18n, useMessages } from '../../i18n/i18n'
 import { ChartFrame, type ChartTable } from '../shared/ChartFrame'
 import { baseOptions } from '../shared/charts'
 import { formatNumber } from '../../ui/format'
-import { ZOOM_OPTIONS } from '../shared/charts-zoom'
+import { DECIMATED_DATASET, DECIMATION_OPTIONS, ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { messages } from './messages'
 
 export interface PriceChartProps {
@@ -51,6 +51,7 @@ export function PriceChart(props: PriceChartProps) {
         ...base.plugins,
         legend: { ...base.plugins.legend, display: legend },
         zoom: { ...ZOOM_OPTIONS, limits: { x: { min: 'original' as const, max: 'original' as const } } },
+        decimation: DECIMATION_OPTIONS,
         tooltip: {
           ...base.plugins.tooltip,
           callbacks: {
@@ -78,6 +79,8 @@ export function PriceChart(props: PriceChartProps) {
     // oxlint-disable-next-line react-hooks/exhaustive-deps -- chart colours are read from the theme's CSS variables and texts in the interface's language, which `dark` and `lang` stand for
   }, [unit, digits, timeUnit, tooltipFormat, legend, pointRadius, dark, lang])
 
+  const data = useMemo(() => ({ datasets: props.datasets.map((d) => ({ ...d, ...DECIMATED_DATASET })) }), [props.datasets])
+
   const actions = (
     <>
       <Button type="button" size="small" text icon="pi pi-search-minus" label={t('chart.resetZoom')} disabled={props.state !== 'ready'} onClick={() => ref.current?.resetZoom()} />
@@ -89,7 +92,7 @@ export function PriceChart(props: PriceChartProps) {
     <section className="card prices-chart" aria-busy={props.state === 'loading'}>
       {props.state === 'ready' ? (
         <ChartFrame title={props.title} summary={props.summary} table={props.table} height={320} actions={actions}>
-          <Line ref={ref} data={{ datasets: props.datasets }} options={options} aria-hidden="true" />
+          <Line ref={ref} data={data} options={options} aria-hidden="true" />
         </ChartFrame>
       ) : (
         <div className="chart-frame">

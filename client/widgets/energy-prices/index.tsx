@@ -15,6 +15,7 @@ import {
   localTime,
   readParams,
   resolutionLabel,
+  resolutionQuery,
   seriesError,
   timeAxisFor,
   writeParams,
@@ -76,9 +77,10 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
   const [exporting, setExporting] = useState<Serie | null>(null)
 
   const range = { desde: params.desde, hasta: params.hasta }
+  const omieParams = { ...range, ...resolutionQuery(params.resolucion) }
   const omie = useQuery({
-    queryKey: ['energia', 'omie', range],
-    queryFn: ({ signal }) => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: range, signal }),
+    queryKey: ['energia', 'omie', omieParams],
+    queryFn: ({ signal }) => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: omieParams, signal }),
     meta: { reportErrors: true },
     staleTime: 10 * 60_000,
   })
@@ -100,7 +102,8 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
   const doExport = async (serie: Serie) => {
     setExporting(serie)
     try {
-      const p = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee, serie }
+      // The OMIE export follows the resolution the chart shows; the other series have their own.
+      const p = { ...range, tarifa: params.tarifa, modalidad: params.modalidad, fee: params.fee, serie, ...(serie === 'omie' ? resolutionQuery(params.resolucion) : {}) }
       saveFile(await api.download('/api/energia/historico-cierre/export', { params: p, fallbackName: `precios-${serie}-${params.desde}-${params.hasta}.xlsx` }))
     } catch (err) {
       reportError(undefined, err)

@@ -17,6 +17,11 @@ export const MAX_RANGE_DAYS = 4 * 365 + 1
 export const DEFAULT_DAYS = 30
 export const FEE_MIN = 0
 export const FEE_MAX = 50
+/** Longest range the OMIE price comes in at its native resolution (hour or quarter-hour) when asked: a year (the API's own limit). */
+export const MAX_NATIVE_DAYS = 366
+
+/** The OMIE series' resolution: by the range's length (`auto`: native up to 7 days), native, or daily averages. */
+export type Resolution = 'auto' | 'nativa' | 'diaria'
 
 export type Serie = 'omie' | 'index' | 'excedentes'
 
@@ -79,6 +84,7 @@ export interface PriceParams {
   modalidad: Modalidad
   /** €/MWh; null = the offer's default fee for the tariff (the API's own). */
   fee: number | null
+  resolucion: Resolution
 }
 
 /** The view's parameters from the URL, each falling back to its default when missing or wrong. */
@@ -99,28 +105,33 @@ export function readParams(search: URLSearchParams, lastDay: string): PriceParam
   const tarifa = Number(search.get('tarifa'))
   const fee = Number(search.get('fee'))
   const modalidad = search.get('modalidad') === 'con_impuestos' ? 'con_impuestos' : 'sin_impuestos'
+  const resolucion = search.get('resolucion')
   return {
     desde,
     hasta,
     tarifa: Number.isInteger(tarifa) && tarifa > 0 ? tarifa : 1,
     modalidad,
     fee: (search.get('fee') ?? '') !== '' && Number.isFinite(fee) && fee >= FEE_MIN && fee <= FEE_MAX ? fee : null,
+    // Native over more than a year cannot be asked: such a link falls back to the automatic choice.
+    resolucion: resolucion === 'diaria' || (resolucion === 'nativa' && daysBetween(desde, hasta) + 1 <= MAX_NATIVE_DAYS) ? resolucion : 'auto',
   }
 }
 
 export function writeParams(p: PriceParams): URLSearchParams {
   const out = new URLSearchParams({ desde: p.desde, hasta: p.hasta, tarifa: String(p.tarifa), modalidad: p.modalidad })
   if (p.fee !== null) out.set('fee', String(p.fee))
+  if (p.resolucion !== 'auto') out.set('resolucion', p.resolucion)
   return out
 }
 
 /** What is wrong with a range, in the current language; null when it can be asked. */
-export function rangeError(desde: string, hasta: string, lastDay: string): string | null {
+export function rangeError(desde: string, hasta: string, lastDay: string, resolucion: Resolution = 'auto'): string | null {
   if (!isDay(desde) || !isDay(hasta)) return messageIn(messages, 'range.bothDates')
   if (desde > hasta) return messageIn(messages, 'range.order')
   if (desde < SERIES_START) return messageIn(messages, 'range.from', { date: formatDate(SERIES_START) })
   if (hasta > lastDay) return messageIn(messages, 'range.to', { date: formatDate(lastDay) })
   if (daysBetween(desde, hasta) + 1 > MAX_RANGE_DAYS) return messageIn(messages, 'range.tooLong')
+  if (resolucion === 'nativa' && daysBetween(desde, hasta) + 1 > MAX_NATIVE_DAYS) return messageIn(messages, 'range.nativeTooLong')
   return null
 }
 
@@ -160,3 +171,6 @@ export function stats(values: readonly number[]): { min: number; max: number; me
   }
   return { min, max, mean: sum / values.length }
 }
+
+/** The OMIE call's `resolucion` for the view's choice: none for the automatic one (the API decides by the range). */
+export const resolutionQuery = (r: Resolution): { resolucion?: 'nativa' | 'diaria' } => (r === 'auto' ? {} : { resolucion: r })

@@ -9,6 +9,9 @@ export interface ChartTable {
   rows: (string | number)[][]
 }
 
+/** Rows the data table draws: a year of quarter-hour prices (35 000) would freeze the page; the export has them all. */
+export const MAX_TABLE_ROWS = 2000
+
 /**
  * A chart with what a chart needs to be usable by everyone: a heading, a text summary for
  * screen readers, and a "Ver datos" ("Show data") toggle that shows the same figures as a table (a
@@ -49,7 +52,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
               </tr>
             </thead>
             <tbody translate="no">
-              {table.rows.map((r, i) => (
+              {table.rows.slice(0, MAX_TABLE_ROWS).map((r, i) => (
                 <tr key={i}>
                   {r.map((v, j) => (
                     <td key={j}>{typeof v === 'number' ? v.toLocaleString(intlLocale(lang), { maximumFractionDigits: 4 }) : v}</td>
@@ -58,6 +61,7 @@ export function ChartFrame({ title, summary, table, height = 300, actions, child
               ))}
             </tbody>
           </table>
+          {table.rows.length > MAX_TABLE_ROWS && <p className="chart-frame__more">{t('chart.moreRows', { shown: MAX_TABLE_ROWS.toLocaleString(intlLocale(lang)), total: table.rows.length.toLocaleString(intlLocale(lang)) })}</p>}
         </div>
       ) : (
         <div ref={canvasBox} className="chart-frame__canvas" style={{ height }} role="img" aria-label={summary}>
