@@ -54,6 +54,8 @@ export interface Manifest {
   brand: PublicBrand
   authenticated: boolean
   user?: ManifestUser
+  /** Set while an admin views the portal as `user` (read-only): who they are, and how the view is made. */
+  viewAs?: { actor: { id: number; name: string }; mode: 'token' | 'permissions' }
   menu: ResolvedMenuEntry[]
   routes: RouteDef[]
   buildId: string

@@ -100,6 +100,8 @@ export const AfterSpec = Type.Object(
     /** Show a field of the answer once, with a copy button (e.g. a new API key). */
     reveal: Type.Optional(Type.Object({ field: Type.String(), title: Text, message: Type.Optional(Text) }, { additionalProperties: false })),
     reset: Type.Optional(Type.Boolean()),
+    /** Who the user is has changed (view-as): the app starts again at this path, with a new manifest. */
+    restart: Type.Optional(Type.String({ pattern: '^/' })),
   },
   { additionalProperties: false },
 )

@@ -49,6 +49,7 @@ import { loadCatalogue } from './catalogue/catalogue-loader'
 import { catalogueRoutes } from './catalogue/catalogue-routes'
 import { UpstreamClient, UpstreamError } from './upstream/upstream-client'
 import { adminSessionRoutes } from './session/admin-session-routes'
+import { viewAsReadOnly, viewAsRoutes } from './session/view-as-routes'
 import { AuthService } from './session/auth-service'
 import { passwordRoutes } from './session/password-routes'
 import { authRoutes } from './session/auth-routes'
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const recoveryThrottle = new RecoveryThrottle(attempts, config.signInThrottle)
 
   app.decorateRequest('sessionMemo', undefined)
+  app.decorateRequest('actorSession', undefined)
 
   // The cross-cutting plugins (server/plugins/), unencapsulated so their hooks reach every
   // route, registered in the order their hooks run: the order is security-relevant, and each
@@ -196,11 +198,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(metricsPlugin, { metrics, access: { token: config.metricsToken, production: config.production } })
   await app.register(compressionPlugin)
   await app.register(fastifyCookie)
+  // After the cookies are parsed, before any route: view-as changes nothing.
+  app.addHook('onRequest', viewAsReadOnly(gate))
   await app.register(healthRoutes, { upstream, sessions, menus: menuStore })
   await app.register(brandRoutes, { brands })
   await app.register(authRoutes, { gate, auth, store: sessions, throttle })
   await app.register(passwordRoutes, { gate, store: sessions, upstream, recoveryThrottle, catalogue })
   await app.register(adminSessionRoutes, { gate, store: sessions, audit: auditWriter })
+  await app.register(viewAsRoutes, { gate, auth, store: sessions, audit: auditWriter })
   await app.register(draftRoutes, { gate, store: stores.drafts })
   await app.register(manifestRoutes, {
     gate,

@@ -9,6 +9,7 @@ import { ContractCodeDialog } from './ContractCodeDialog'
 import { Footer } from './Footer'
 import { Sidebar } from './Sidebar'
 import { Topbar } from './Topbar'
+import { ViewAsBanner } from './ViewAsBanner'
 
 const NARROW = '(max-width: 991px)'
 
@@ -54,6 +55,7 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
       />
       {narrow && menuOpen && <div className="layout-mask" aria-hidden="true" onClick={() => setMenuOpen(false)} />}
       <div className="layout-main">
+        <ViewAsBanner manifest={manifest} />
         <Breadcrumb manifest={manifest} />
         <main id="main" className="layout-content" tabIndex={-1}>
           <Outlet />

@@ -26,9 +26,12 @@ export const fullName = (user: Pick<SessionUser, 'Nombre' | 'Apellidos'>) => [us
 
 /** The origin of an admin action, from its request (after requirePermission: the session is known). */
 export function originOf(request: FastifyRequest, status = 200): AuditOrigin {
-  const user = request.sessionMemo!.user
+  const session = request.sessionMemo!
+  const user = session.user
+  const actor = session.actor
   return {
     author: { id: user.Id, name: fullName(user), email: user.Email },
+    ...(actor ? { onBehalfOf: { id: actor.userId, name: actor.name, email: actor.email } } : {}),
     brand: request.brand.key,
     requestId: String(request.id),
     call: `${request.method} ${(request.routeOptions.url ?? request.url).replace(/^\//, '')}`,

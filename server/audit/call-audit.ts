@@ -92,6 +92,7 @@ export class CallAudit {
         at: new Date((this.opts.now ?? Date.now)()).toISOString(),
         kind: 'call',
         actor: session ? actorOf(session) : null,
+        ...(session?.actor ? { onBehalfOf: { id: session.actor.userId, email: session.actor.email, name: session.actor.name } } : {}),
         brand: request.brand.key,
         call: callName(call),
         callId: call.id,

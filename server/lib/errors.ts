@@ -27,6 +27,7 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
 export const MESSAGES = {
   unauthenticated: 'Tu sesión ha caducado o no has iniciado sesión.',
   forbidden: 'No tienes permiso para acceder a este recurso.',
+  viewAsReadOnly: 'Estás viendo el portal como otro usuario: es de solo lectura y no se puede cambiar nada. Sal de «Ver como» para hacer cambios.',
   csrf: 'Petición rechazada: falta la cabecera de protección CSRF o el origen no es válido.',
   notFound: 'Recurso no encontrado.',
   badCredentials: 'Usuario o contraseña incorrectos.',

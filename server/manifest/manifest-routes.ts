@@ -63,6 +63,7 @@ export async function manifestRoutes(app: FastifyInstance, opts: ManifestOptions
     }
     if (user) {
       manifest.user = user
+      if (session?.actor) manifest.viewAs = { actor: { id: session.actor.userId, name: session.actor.name }, mode: session.actor.mode }
       manifest.menu = resolveMenu(menu, audience)
     }
     return manifest

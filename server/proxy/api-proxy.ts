@@ -106,6 +106,11 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     // Every mutation is recorded from here on, refused or not; a read never is.
     if (checked.call.effect === 'mutation') audit.begin(request, checked.call, checked, session ?? gate.known(request) ?? null)
     if (checked.call.access !== 'public' && refuseAccess(request, reply, checked, session)) return
+    if (checked.call.effect === 'mutation' && session?.actor) {
+      request.log.warn({ event: 'view_as_refused', userId: session.userId, actorId: session.actor.userId, call: checked.call.id }, 'change refused: view-as is read-only')
+      sendError(reply, 403, MESSAGES.viewAsReadOnly)
+      return
+    }
     const refusal = bodyRefusal(request, checked)
     if (refusal) {
       request.log.warn({ event: 'api_refused', status: refusal.status, call: checked.call.id, reason: refusal.message }, 'api call refused by the catalogue')

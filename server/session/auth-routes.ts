@@ -40,11 +40,15 @@ export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate
 
   app.post('/bff/auth/logout', async (request, reply) => {
     const session = await gate.current(request, reply)
-    if (session) {
-      await auth.logout(session, gate.context(request))
-      request.log.info({ event: 'logout', userId: session.userId }, 'signed out')
+    // Signing out while viewing as someone ends both: the view, then the admin's own session.
+    const own = request.actorSession ?? session
+    if (session?.actor) await store.delete(session.id)
+    if (own) {
+      await auth.logout(own, gate.context(request))
+      request.log.info({ event: 'logout', userId: own.userId }, 'signed out')
     }
     gate.clearCookie(reply, request)
+    gate.clearViewAsCookie(reply, request)
     return reply.code(204).send()
   })
 

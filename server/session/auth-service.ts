@@ -4,7 +4,9 @@ import { TokenPair } from '../../schemas/auth'
 import { Compile } from 'typebox/compile'
 import { HttpError } from '../lib/errors'
 import { UpstreamError, type UpstreamClient } from '../upstream/upstream-client'
-import type { Session, SessionStore } from './session-store'
+import type { UserDetail } from '../../schemas/business/access'
+import { fullName } from '../audit/audit-writer'
+import { sessionKey, type Session, type SessionStore } from './session-store'
 
 /** Where the upstream's own auth module lives; the proxy refuses these paths. */
 export const UPSTREAM_AUTH_PATHS = {
@@ -12,6 +14,7 @@ export const UPSTREAM_AUTH_PATHS = {
   logout: '/api/auth/logout',
   session: '/api/auth/session',
   refresh: '/api/auth/refresh',
+  impersonate: '/api/auth/impersonate',
 } as const
 
 /** A token this close to its `exp` is refreshed before use. */
@@ -21,6 +24,19 @@ const isTokenPair = Compile(TokenPair)
 const isSessionUser = Compile(SessionUser)
 
 export class BadCredentialsError extends Error {}
+
+/** A view-as the upstream refused: its status and message, passed on to the admin. */
+export class ViewAsRefusedError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** Upstream answers that mean "no such call here": the upstream has no view-as. */
+const NO_SUCH_CALL = new Set([404, 405, 501])
 
 export interface CallContext {
   brandDomain: string
@@ -87,6 +103,8 @@ export class AuthService {
 
   /** Re-reads the user from the upstream (permissions may have changed); null when the token is refused. */
   async reloadUser(session: Session, ctx: CallContext): Promise<Session | null> {
+    // A permissions-only view holds the admin's token: reading the session would give the admin.
+    if (session.actor?.mode === 'permissions') return session
     const user = await this.fetchUser(session.token, ctx)
     if (!user) {
       await this.store.delete(session.id)
@@ -94,6 +112,48 @@ export class AuthService {
     }
     await this.store.update(session.id, { user })
     return { ...session, user }
+  }
+
+  /**
+   * A read-only session of user `userId` for the admin of `admin`: with the upstream's
+   * view-as token when it has the call (it then decides what the user sees), else with the
+   * admin's own token and only the user's permissions applied (`mode: 'permissions'`).
+   */
+  async startViewAs(admin: Session, userId: number, ctx: CallContext): Promise<Session> {
+    const actor = { userId: admin.userId, name: fullName(admin.user) || admin.user.Email, email: admin.user.Email, actorKey: sessionKey(admin.id) }
+    const answer = await this.upstream.call<{ token?: unknown; message?: unknown }>({
+      method: 'POST',
+      path: UPSTREAM_AUTH_PATHS.impersonate,
+      token: admin.token,
+      body: { UserId: userId },
+      brandDomain: ctx.brandDomain,
+      requestId: ctx.requestId,
+    })
+    if (answer.status === 200) {
+      const token = (answer.body as { token?: unknown } | null)?.token
+      if (typeof token !== 'string') throw new UpstreamError(502, 'El servicio de autenticación ha devuelto un token no válido.')
+      const user = await this.fetchUser(token, ctx)
+      if (!user || user.Id !== userId) throw new UpstreamError(502, 'No se ha podido obtener la sesión del usuario.')
+      return this.store.create({ userId, brand: ctx.brandKey, token, refreshToken: null, tokenExp: tokenExpiry(token), user, actor: { ...actor, mode: 'token' } })
+    }
+    // A 404 may be of the call or of the user: reading the user below tells them apart.
+    if (!NO_SUCH_CALL.has(answer.status)) throw new ViewAsRefusedError(answer.status >= 500 ? 502 : answer.status, upstreamText(answer.body) ?? 'No se ha podido ver el portal como ese usuario.')
+    // No view-as upstream: the user's own permissions and groups, read with the admin's token.
+    const detail = await this.upstream.call<UserDetail>({ method: 'GET', path: `/api/usuarios/${userId}`, token: admin.token, brandDomain: ctx.brandDomain, requestId: ctx.requestId })
+    if (detail.status !== 200 || !detail.body) throw new ViewAsRefusedError(detail.status === 404 ? 404 : 502, upstreamText(detail.body) ?? `No existe el usuario ${userId}.`)
+    const d = detail.body
+    const user: SessionUser = {
+      Id: d.Id,
+      UserName: d.Email,
+      Email: d.Email,
+      Nombre: d.Nombre,
+      Apellidos: d.Apellidos,
+      Permisos: d.PermisosEfectivos.map((p) => ({ Id: p.Id, Nombre: p.Nombre, NombreNormalizado: p.NombreNormalizado })),
+      Grupos: d.Grupos.map((g) => ({ Id: g.Id, Nombre: g.Nombre })),
+      Agente: d.Agente ? { Id: d.Agente.Id, Nombre: d.Agente.Nombre } : null,
+    }
+    // The admin's token, never refreshed here: the preview ends when it would need one.
+    return this.store.create({ userId, brand: ctx.brandKey, token: admin.token, refreshToken: null, tokenExp: admin.tokenExp, user, actor: { ...actor, mode: 'permissions' } })
   }
 
   async logout(session: Session, ctx: CallContext): Promise<void> {
@@ -170,4 +230,10 @@ export function tokenExpiry(token: string): number {
   }
   if (typeof exp !== 'number') throw new UpstreamError(502, 'El token de acceso no indica su caducidad.')
   return exp
+}
+
+/** The upstream's own text of a refusal (a JSON `message` or a plain string), if short and present. */
+function upstreamText(body: unknown): string | undefined {
+  const text = typeof body === 'string' ? body : typeof (body as { message?: unknown } | null)?.message === 'string' ? (body as { message: string }).message : undefined
+  return text && text.length <= 300 ? text : undefined
 }

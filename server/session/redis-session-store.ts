@@ -130,6 +130,7 @@ export class RedisSessionStore implements SessionStore {
       lastSeenAt: now,
     }
     if (data.refreshToken !== null) fields.refreshToken = sealToken(this.cipher, hash, 'refreshToken', data.refreshToken)
+    if (data.actor) fields.actor = JSON.stringify(data.actor)
     await this.call(() =>
       execAll(
         this.redis
@@ -179,6 +180,7 @@ export class RedisSessionStore implements SessionStore {
       refreshToken: tokens.refreshToken,
       tokenExp: Number(row.tokenExp),
       user: JSON.parse(row.user ?? 'null'),
+      ...(row.actor ? { actor: JSON.parse(row.actor) } : {}),
       createdAt,
       lastSeenAt: now,
     }

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthService, CallContext } from './auth-service'
-import { looksLikeSessionId, type Session, type SessionStore } from './session-store'
+import { looksLikeSessionId, sessionKey, type Session, type SessionStore } from './session-store'
 
 export interface SessionGateOptions {
   store: SessionStore
@@ -16,9 +16,15 @@ export interface SessionGateOptions {
 export class SessionGate {
   /** `__Host-` pins the cookie to this exact host over https, with Path=/ and no Domain. */
   readonly cookieName: string
+  /**
+   * A view-as session rides on a second cookie, beside the admin's own (kept, so leaving view-as
+   * needs no new sign-in): it counts only with the admin session it was started from.
+   */
+  readonly viewAsCookieName: string
 
   constructor(private readonly opts: SessionGateOptions) {
     this.cookieName = opts.production ? '__Host-portal_session' : 'portal_session'
+    this.viewAsCookieName = opts.production ? '__Host-portal_view_as' : 'portal_view_as'
   }
 
   context(request: FastifyRequest): CallContext {
@@ -32,6 +38,8 @@ export class SessionGate {
    */
   known(request: FastifyRequest): Session | null | undefined {
     if (request.sessionMemo !== undefined) return request.sessionMemo
+    // Viewing as someone: two sessions to match, always through `current`.
+    if (request.cookies[this.viewAsCookieName] !== undefined) return undefined
     const id = request.cookies[this.cookieName]
     const session = looksLikeSessionId(id) ? this.opts.store.peek?.(id) : undefined
     if (session) request.sessionMemo = session
@@ -49,8 +57,30 @@ export class SessionGate {
       session = stored ? await this.opts.auth.ensureFresh(stored, this.context(request)) : null
       if (!session) this.clearCookie(reply, request)
     }
+    if (request.cookies[this.viewAsCookieName] !== undefined) session = await this.viewedAs(request, reply, session)
     request.sessionMemo = session
     return session
+  }
+
+  /** The view-as session when it belongs to the admin `admin` and is still usable, else `admin` (the stale cookie cleared). */
+  private async viewedAs(request: FastifyRequest, reply: FastifyReply, admin: Session | null): Promise<Session | null> {
+    const id = request.cookies[this.viewAsCookieName]
+    const stored = admin && looksLikeSessionId(id) ? await this.opts.store.get(id) : null
+    const view = stored && stored.actor?.actorKey === sessionKey(admin!.id) ? await this.opts.auth.ensureFresh(stored, this.context(request)) : null
+    if (view) {
+      request.actorSession = admin!
+      return view
+    }
+    this.clearViewAsCookie(reply, request)
+    return admin
+  }
+
+  setViewAsCookie(reply: FastifyReply, request: FastifyRequest, id: string): void {
+    reply.setCookie(this.viewAsCookieName, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure(request) })
+  }
+
+  clearViewAsCookie(reply: FastifyReply, request: FastifyRequest): void {
+    reply.clearCookie(this.viewAsCookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: this.secure(request) })
   }
 
   setCookie(reply: FastifyReply, request: FastifyRequest, id: string): void {

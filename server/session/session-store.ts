@@ -1,6 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { SessionUser } from '../../schemas/session-user'
 
+/**
+ * The admin behind a view-as session: read-only, ended by its expiry or by the admin. `token`:
+ * the upstream issued a read-only token of the user (it decides what they see); `permissions`:
+ * an upstream without view-as, so only the user's permissions are applied, over the admin's
+ * token. `actorKey`: the store key of the admin's own session, which must come with it.
+ */
+export interface SessionActor {
+  userId: number
+  name: string
+  email: string
+  mode: 'token' | 'permissions'
+  actorKey: string
+}
+
 /** What the BFF keeps for a signed-in browser. Never leaves the server. */
 export interface SessionData {
   userId: number
@@ -10,6 +24,8 @@ export interface SessionData {
   /** Access token expiry, seconds since the epoch (the JWT `exp`). */
   tokenExp: number
   user: SessionUser
+  /** Set on a view-as session only. */
+  actor?: SessionActor
 }
 
 export interface Session extends SessionData {

@@ -20,6 +20,7 @@ interface Row {
   refresh_token: string | null
   token_exp: number
   user_json: string
+  actor_json: string | null
   created_at: number
   last_seen_at: number
 }
@@ -65,10 +66,13 @@ export class SqliteSessionStore implements SessionStore {
       );
       CREATE INDEX IF NOT EXISTS sessions_user ON sessions(user_id);
     `)
+    // Added with view-as: a file written before has no such column.
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(sessions)').all()
+    if (!columns.some((c) => c.name === 'actor_json')) this.db.exec('ALTER TABLE sessions ADD COLUMN actor_json TEXT')
     this.statements = {
       insert: this.db.prepare(
-        `INSERT INTO sessions (key, user_id, brand, token, refresh_token, token_exp, user_json, created_at, last_seen_at)
-         VALUES (@key, @user_id, @brand, @token, @refresh_token, @token_exp, @user_json, @created_at, @last_seen_at)`,
+        `INSERT INTO sessions (key, user_id, brand, token, refresh_token, token_exp, user_json, actor_json, created_at, last_seen_at)
+         VALUES (@key, @user_id, @brand, @token, @refresh_token, @token_exp, @user_json, @actor_json, @created_at, @last_seen_at)`,
       ),
       get: this.db.prepare<[string], Row>('SELECT * FROM sessions WHERE key = ?'),
       touch: this.db.prepare('UPDATE sessions SET last_seen_at = ? WHERE key = ?'),
@@ -96,6 +100,7 @@ export class SqliteSessionStore implements SessionStore {
       refresh_token: data.refreshToken === null ? null : sealToken(this.cipher, key, 'refreshToken', data.refreshToken),
       token_exp: data.tokenExp,
       user_json: JSON.stringify(data.user),
+      actor_json: data.actor ? JSON.stringify(data.actor) : null,
       created_at: now,
       last_seen_at: now,
     })
@@ -127,6 +132,7 @@ export class SqliteSessionStore implements SessionStore {
       refreshToken: tokens.refreshToken,
       tokenExp: row.token_exp,
       user: JSON.parse(row.user_json),
+      ...(row.actor_json ? { actor: JSON.parse(row.actor_json) } : {}),
       createdAt: row.created_at,
       lastSeenAt: now,
     }

@@ -59,6 +59,7 @@ export async function applyAfter(after: AfterSpec | undefined, success: string |
   }
   if (after?.closeDialog) env.closeDialog?.()
   if (after?.navigate) env.navigate(fill(after.navigate, ctx, true))
+  if (after?.restart) window.location.assign(fill(after.restart, ctx, true))
 }
 
 /** Runs a navigate, call or download action. Form actions open their dialog in the button instead. */

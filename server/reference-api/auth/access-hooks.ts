@@ -58,7 +58,10 @@ async function authenticate(request: FastifyRequest, tokens: TokenService, calle
   if (!claims) fail(401, 'Token no válido o caducado.')
   const caller = callers.get(claims.userId)
   if (!caller) fail(401, 'El usuario no existe o está desactivado.')
-  return caller
+  if (claims.actorId === undefined) return caller
+  // View-as is read-only here too, whatever sits in front: only reads and the session's own sign-out.
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.url.split('?', 1)[0] !== '/api/auth/logout') fail(403, 'Sesión de solo lectura («ver como»): no se puede cambiar nada.')
+  return { ...caller, actorId: claims.actorId }
 }
 
 /** Route guard: the caller must hold the permission (403 otherwise). */

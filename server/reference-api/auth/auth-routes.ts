@@ -14,6 +14,9 @@ const ROTATION_GRACE_S = 30
 const RESET_TTL_S = 3600
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + 'A'.repeat(86)
 
+/** A view-as token lasts an hour: an admin's look, not a second account. */
+const VIEW_AS_TTL_S = 3600
+const ImpersonateBody = Type.Object({ UserId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
 const LoginBody = Type.Object({ username: Type.String({ minLength: 1, maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 256 }) })
 const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) })
 const LogoutBody = Type.Object({ refreshToken: Type.Optional(Type.Union([Type.String({ maxLength: 4096 }), Type.Null()])) })
@@ -84,6 +87,19 @@ export async function authRoutes(app: FastifyInstance, opts: ApiContext & { toke
       if (claims) revoke.run(nowS(), claims.jti, request.caller!.userId)
     }
     return reply.code(204).send()
+  })
+
+  // View-as: a read-only token of another user for an admin (GESTORACCESS), naming the admin.
+  app.post<{ Body: Type.Static<typeof ImpersonateBody> }>('/api/auth/impersonate', { schema: { body: ImpersonateBody } }, async (request) => {
+    const caller = request.caller!
+    if (caller.actorId !== undefined) fail(403, 'Sesión de solo lectura («ver como»): no se puede cambiar nada.')
+    if (!caller.permissions.has('GESTORACCESS')) fail(403, 'No tienes permiso para esta operación (requiere GESTORACCESS).')
+    const target = users.find(request.body.UserId)
+    if (!target) fail(404, `No existe el usuario ${request.body.UserId}.`)
+    if (!target.activo) fail(400, 'El usuario está desactivado: no se puede ver el portal como él.')
+    if (target.id === caller.userId) fail(400, 'Ya estás viendo el portal como tú mismo.')
+    const { token, exp } = await tokens.viewAs(target.id, caller.userId, VIEW_AS_TTL_S)
+    return { token, expiresAt: new Date(exp * 1000).toISOString() }
   })
 
   app.get('/api/auth/session', async (request) => {

@@ -19,7 +19,8 @@ const ISSUER = 'portal-reference-api'
 /** Verified tokens remembered at most; the oldest is forgotten first. */
 const VERIFIED_CAPACITY = 10_000
 
-type Claims = { userId: number; jti: string; exp: number }
+/** `actorId`: the admin behind a read-only view-as token (its `act` claim, in the manner of RFC 8693). */
+type Claims = { userId: number; jti: string; exp: number; actorId?: number }
 
 /** Access and refresh tokens: HS256 JWTs with `exp` in seconds. */
 export class TokenService {
@@ -48,6 +49,24 @@ export class TokenService {
       .sign(this.settings.secret)
   }
 
+  /**
+   * A read-only access token of `userId` for the admin `actorId` (view-as): it names the admin in
+   * an `act` claim and lasts `ttlS` (no refresh token: view-as ends with it).
+   */
+  async viewAs(userId: number, actorId: number, ttlS: number): Promise<{ token: string; exp: number }> {
+    const iat = this.nowS()
+    const exp = iat + ttlS
+    const token = await new SignJWT({ typ: 'access', act: { sub: String(actorId) } })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(userId))
+      .setIssuer(ISSUER)
+      .setJti(randomUUID())
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(this.settings.secret)
+    return { token, exp }
+  }
+
   /** A refresh token; `reissue` re-signs an existing one (same claims give the same token). */
   async refresh(userId: number, reissue?: { jti: string; iat: number; exp: number }): Promise<IssuedRefresh> {
     const iat = reissue?.iat ?? this.nowS()
@@ -74,7 +93,7 @@ export class TokenService {
         return null
       }
       if (known.typ !== typ) return null
-      return { userId: known.userId, jti: known.jti, exp: known.exp }
+      return { userId: known.userId, jti: known.jti, exp: known.exp, ...(known.actorId !== undefined ? { actorId: known.actorId } : {}) }
     }
     const claims = await this.verifySignature(token, typ)
     if (claims) {
@@ -93,7 +112,11 @@ export class TokenService {
       })
       if (payload.typ !== typ || !payload.sub || !payload.jti || typeof payload.exp !== 'number') return null
       const userId = Number(payload.sub)
-      return Number.isInteger(userId) ? { userId, jti: payload.jti, exp: payload.exp } : null
+      if (!Number.isInteger(userId)) return null
+      if (payload.act === undefined) return { userId, jti: payload.jti, exp: payload.exp }
+      // A view-as token: only access tokens carry an actor, and it must name a user.
+      const actorId = Number((payload.act as { sub?: unknown } | null)?.sub)
+      return typ === 'access' && Number.isInteger(actorId) ? { userId, jti: payload.jti, exp: payload.exp, actorId } : null
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return null
       throw err

@@ -10,6 +10,8 @@ export interface Caller {
   userId: number
   /** Shared between the requests of one user while the database is unchanged: read only. */
   permissions: ReadonlySet<string>
+  /** The admin viewing the portal as this user (a read-only view-as token), if any. */
+  actorId?: number
 }
 
 declare module 'fastify' {

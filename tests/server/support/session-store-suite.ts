@@ -69,6 +69,15 @@ export function sessionStoreSuite(name: string, factory: SessionStoreFactory) {
       expect(await store.get(created.id)).toEqual(created)
     })
 
+    it('keeps the admin behind a view-as session, and no actor on an ordinary one', async () => {
+      const actor = { userId: 9, name: 'Ana Admin', email: 'ana@portal.test', mode: 'token' as const, actorKey: 'a'.repeat(64) }
+      const view = await store.create(data(3, undefined, { refreshToken: null, actor }))
+      expect(await store.get(view.id)).toEqual(view)
+      expect((await store.get(view.id))?.actor).toEqual(actor)
+      const plain = await store.create(data(4))
+      expect((await store.get(plain.id))?.actor).toBeUndefined()
+    })
+
     it('keeps a session without a refresh token as such', async () => {
       const created = await store.create(data(2, undefined, { refreshToken: null }))
       expect((await store.get(created.id))?.refreshToken).toBeNull()
