@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query'
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { matchRoutes } from 'react-router-dom'
 import type { Manifest, RouteDef } from '../../schemas/manifest'
 import { api } from './client'
@@ -12,6 +12,15 @@ export function fetchManifest(): Promise<Manifest> {
 /** The manifest: brand, whether signed in, the user, menu and routes for this host and session. */
 export function useManifest() {
   return useQuery({ queryKey: MANIFEST_KEY, queryFn: fetchManifest, staleTime: 5_000 })
+}
+
+/**
+ * The view-as state of the loaded manifest, read from the cache without asking for it (a
+ * screen drawn outside the app, as in tests or the studio's preview, asks nothing). Starting
+ * or leaving view-as restarts the app, so it never changes under a mounted screen.
+ */
+export function useViewAs(): Manifest['viewAs'] {
+  return useQueryClient().getQueryData<Manifest>(MANIFEST_KEY)?.viewAs
 }
 
 /** The loaded manifest; only for components rendered below the app's manifest gate. */

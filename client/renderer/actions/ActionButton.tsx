@@ -9,7 +9,10 @@ import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
 import { RevealDialog } from './RevealDialog'
 import { ViewDialog } from './ViewDialog'
-import { runAction } from './run-action'
+import { useViewAs } from '../../api/manifest'
+import { useMessages } from '../../i18n/i18n'
+import { messages } from './messages'
+import { changesData, runAction } from './run-action'
 
 /** The form machinery (fields, calendars, validators) loads with the first form dialog opened. */
 const FormDialog = lazyComponent(() => import('./FormDialog').then((m) => m.FormDialog))
@@ -35,6 +38,9 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
   const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
   const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
+  const t = useMessages(messages)
+  // Viewing as someone is read-only: what would change data is shown, not offered.
+  const readOnly = !!useViewAs() && changesData(action)
   const ctx: TemplateContext = { ...base, ...extra }
   if (!evalCondition(action.visibleWhen, ctx)) return null
   const label = l(action.label)
@@ -66,15 +72,15 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
         label={compact ? undefined : label}
         icon={action.icon}
         aria-label={label}
-        tooltip={compact ? label : undefined}
-        tooltipOptions={{ position: 'top' }}
+        tooltip={readOnly ? t('viewAs.readOnly') : compact ? label : undefined}
+        tooltipOptions={{ position: 'top', showOnDisabled: readOnly }}
         severity={action.severity === 'warning' ? 'warning' : action.severity}
         outlined={compact ? false : action.severity === 'secondary'}
         text={compact}
         rounded={compact}
         size={compact ? 'small' : undefined}
         loading={busy}
-        disabled={disabled}
+        disabled={disabled || readOnly}
         onClick={() => void onClick()}
         data-action={action.id}
       />

@@ -8,6 +8,7 @@ export const messages = defineMessages({
     'reveal.copied': 'Copiada',
     'reveal.done': 'Hecho',
     'download.name': 'documento',
+    'viewAs.readOnly': 'Solo lectura mientras ves el portal como otro usuario',
   },
   en: {
     'dialog.close': 'Close',
@@ -15,5 +16,6 @@ export const messages = defineMessages({
     'reveal.copied': 'Copied',
     'reveal.done': 'Done',
     'download.name': 'document',
+    'viewAs.readOnly': 'Read-only while you view the portal as another user',
   },
 })

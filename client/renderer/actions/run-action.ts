@@ -62,6 +62,13 @@ export async function applyAfter(after: AfterSpec | undefined, success: string |
   if (after?.restart) window.location.assign(fill(after.restart, ctx, true))
 }
 
+/** Whether running the action changes data (a call or form that is not a read): refused while viewing as someone. */
+export function changesData(action: ActionSpec): boolean {
+  if (action.kind === 'call') return !!action.call && action.call.method !== 'GET'
+  if (action.kind === 'form') return !!action.form && action.form.submit.method !== 'GET'
+  return false
+}
+
 /** Runs a navigate, call or download action. Form actions open their dialog in the button instead. */
 export async function runAction(action: ActionSpec, ctx: TemplateContext, env: ActionEnv): Promise<boolean> {
   // The label titles the action's toasts only where neither the screen nor the endpoint catalogue gives an area.
