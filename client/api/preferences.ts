@@ -12,15 +12,20 @@ export interface Preference {
 
 export const PREFERENCES_KEY = ['preferences'] as const
 
+/** The query of every preference of user `userId` (also prefetched by the dashboard's init step). */
+export const preferencesQuery = (userId: number | undefined) => ({
+  queryKey: [...PREFERENCES_KEY, userId],
+  queryFn: () => api.get<Preference[]>('/api/usuarios/preferences', { params: { loggedUserId: userId } }),
+  staleTime: 60_000,
+})
+
 /** Every preference of the signed-in user. */
 export function usePreferences() {
   const manifest = useLoadedManifest()
   const userId = manifest.user?.id
   return useQuery({
-    queryKey: [...PREFERENCES_KEY, userId],
-    queryFn: () => api.get<Preference[]>('/api/usuarios/preferences', { params: { loggedUserId: userId } }),
+    ...preferencesQuery(userId),
     enabled: userId !== undefined,
-    staleTime: 60_000,
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Skeleton } from 'primereact/skeleton'
 import { useLocation, useParams } from 'react-router-dom'
@@ -11,14 +11,14 @@ import { ErrorState, LoadingBlock } from '../ui/states'
 import { RenderContext } from './context'
 import type { WidgetRegistry } from './node-renderer'
 import { RenderErrorReporter } from './RenderErrorReporter'
-import { screenQuery } from './screen-query'
+import { screenQuery, type ScreenInit } from './screen-query'
 import { ScreenRenderer } from './ScreenRenderer'
 
 const NO_WIDGETS: WidgetRegistry = {}
 
-/** A screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
-export function useScreen(id: string, widgets: WidgetRegistry = NO_WIDGETS) {
-  return useQuery(screenQuery(id, widgets))
+/** A screen's JSON, handed over once the code that draws it and its widgets' data have loaded too (see screenQuery). */
+export function useScreen(id: string, widgets: WidgetRegistry = NO_WIDGETS, init?: ScreenInit) {
+  return useQuery(screenQuery(id, widgets, init))
 }
 
 /** The page of a protected route: its screen JSON from the BFF, drawn by the renderer with the widgets the app hands in. */
@@ -27,7 +27,8 @@ export function ScreenPage({ route, widgets = NO_WIDGETS }: { route: RouteDef; w
   const manifest = useLoadedManifest()
   const params = useParams()
   const location = useLocation()
-  const screen = useScreen(route.screen, widgets)
+  const client = useQueryClient()
+  const screen = useScreen(route.screen, widgets, { client, manifest })
 
   if (screen.isPending) {
     return (

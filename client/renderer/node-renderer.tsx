@@ -1,9 +1,17 @@
 import { createContext, useContext, type Key, type ReactNode } from 'react'
+import type { QueryClient } from '@tanstack/react-query'
+import type { Manifest } from '../../schemas/manifest'
 import type { ScreenNode } from '../../schemas/screen'
 import type { LazyComponent } from '../ui/lazy-component'
 
+/**
+ * A widget's init step: the data it shows, fetched into the query cache before the screen that
+ * holds it is drawn, so its parts arrive together rather than one by one.
+ */
+export type WidgetPrefetch = (client: QueryClient, manifest: Manifest) => Promise<unknown>
+
 /** The hand-written widgets by name (client/widgets/index.ts), handed in by the app: the renderer never imports them. */
-export type WidgetRegistry = Readonly<Record<string, LazyComponent<Record<string, unknown>>>>
+export type WidgetRegistry = Readonly<Record<string, LazyComponent<Record<string, unknown>> & { prefetchData?: WidgetPrefetch }>>
 
 /**
  * How a node draws the nodes below it (a page its children, tabs their panels, a dialog its

@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query'
-import type { ScreenFile, TableNode } from '../../schemas/screen'
-import { nodesOf } from '../../schemas/screen-walk'
+import type { Manifest } from '../../schemas/manifest'
+import type { ScreenFile, ScreenNode, TableNode } from '../../schemas/screen'
+import { nodesOf, visitNodes } from '../../schemas/screen-walk'
+import { MANIFEST_KEY } from '../api/manifest'
 import { api } from '../api/client'
 import { nodeKey } from '../api/query-keys'
 import { fetchScreen } from '../api/render-errors'
@@ -12,18 +14,47 @@ import { resolveParams } from './template'
 /** How long a fetched screen is fresh: a click right after a hover uses the prefetched one. */
 const SCREEN_FRESH_MS = 5_000
 
-/** The query of a screen's JSON, handed over once the code that draws it has loaded too (one wait, no placeholder flashes). */
-export function screenQuery(id: string, widgets: WidgetRegistry) {
+/** What a screen's init step needs: the query cache to fill and who the user is. */
+export interface ScreenInit {
+  client: QueryClient
+  manifest: Manifest
+}
+
+/** How long a screen waits for its widgets' data before it is drawn anyway (they then show their own loading). */
+export const INIT_WAIT_MS = 1_500
+
+/**
+ * The query of a screen's JSON, handed over once the code that draws it has loaded too, and
+ * the data of its widgets that have an init step (or INIT_WAIT_MS, whichever comes first):
+ * one wait, no placeholder flashes, no parts arriving one by one.
+ */
+export function screenQuery(id: string, widgets: WidgetRegistry, init?: ScreenInit) {
   return {
     queryKey: ['screen', id],
     queryFn: async () => {
       const screen = await fetchScreen<ScreenFile>(id)
-      // A chunk that fails to load fails again on render, where the error boundary deals with it.
-      await preloadScreenCode(screen.root, widgets).catch(() => undefined)
+      await Promise.all([
+        // A chunk that fails to load fails again on render, where the error boundary deals with it.
+        preloadScreenCode(screen.root, widgets).catch(() => undefined),
+        init && prefetchWidgetData(screen.root, widgets, init),
+      ])
       return screen
     },
     staleTime: SCREEN_FRESH_MS,
   }
+}
+
+/** Runs the init step of every widget of the screen that has one, for at most INIT_WAIT_MS; failures are the widgets' to show. */
+export function prefetchWidgetData(root: ScreenNode, widgets: WidgetRegistry, init: ScreenInit): Promise<unknown> {
+  const steps: Promise<unknown>[] = []
+  visitNodes(root, (node) => {
+    const prefetch = node.type === 'widget' ? widgets[node.name]?.prefetchData : undefined
+    if (prefetch) steps.push(prefetch(init.client, init.manifest).catch(() => undefined))
+  })
+  if (steps.length === 0) return Promise.resolve()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise((resolve) => (timer = setTimeout(resolve, INIT_WAIT_MS)))
+  return Promise.race([Promise.all(steps), deadline]).finally(() => clearTimeout(timer))
 }
 
 /**
@@ -50,7 +81,8 @@ export function firstPageQuery(node: TableNode) {
  * are left for the real load to report.
  */
 export async function prefetchScreen(client: QueryClient, id: string, widgets: WidgetRegistry, { firstPage = true } = {}): Promise<void> {
-  const options = screenQuery(id, widgets)
+  const manifest = client.getQueryData<Manifest>(MANIFEST_KEY)
+  const options = screenQuery(id, widgets, manifest && { client, manifest })
   await client.prefetchQuery(options)
   if (!firstPage) return
   const screen = client.getQueryData<ScreenFile>(options.queryKey)

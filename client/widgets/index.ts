@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
-import { lazyComponent, type LazyComponent } from '../ui/lazy-component'
+import type { WidgetPrefetch, WidgetRegistry } from '../renderer/node-renderer'
+import { lazyComponent } from '../ui/lazy-component'
 
 /**
  * Hand-written widgets, for what screen data cannot describe. Each lives in its own folder
@@ -7,7 +8,14 @@ import { lazyComponent, type LazyComponent } from '../ui/lazy-component'
  * is loaded on demand, so heavy libraries (charts, grid) stay out of the initial bundle.
  */
 const modules = import.meta.glob<{ default: ComponentType<Record<string, unknown>> }>('./*/index.tsx')
+/** A widget's init step, where it has one (`client/widgets/<name>/prefetch.ts`): small modules, without the widget's own code. */
+const prefetches = import.meta.glob<{ default: WidgetPrefetch }>('./*/prefetch.ts')
 
-export const WIDGETS: Record<string, LazyComponent<Record<string, unknown>>> = Object.fromEntries(
-  Object.entries(modules).map(([file, load]) => [file.split('/')[1]!, lazyComponent(() => load().then((m) => m.default))]),
+export const WIDGETS: WidgetRegistry = Object.fromEntries(
+  Object.entries(modules).map(([file, load]) => {
+    const name = file.split('/')[1]!
+    const prefetch = prefetches[`./${name}/prefetch.ts`]
+    const component = lazyComponent(() => load().then((m) => m.default))
+    return [name, prefetch ? Object.assign(component, { prefetchData: ((client, manifest) => prefetch().then((m) => m.default(client, manifest))) satisfies WidgetPrefetch }) : component]
+  }),
 )

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
 import { Doughnut } from 'react-chartjs-2'
-import { api } from '../../../api/client'
 import { useTheme } from '../../../ui/theme'
 import { getLanguage, useMessages } from '../../../i18n/i18n'
 import { messages } from '../messages'
@@ -8,7 +7,7 @@ import { baseOptions, themeColor } from '../../shared/charts'
 import { formatNumber } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
-import type { StateCount } from '../../../../schemas/business/contracts'
+import { statesQuery } from '../queries'
 
 // "12,5 %" in Spanish, "12.5%" in English.
 const percent = (n: number, total: number) => `${total > 0 ? formatNumber((n / total) * 100, 1) : '0'}${getLanguage() === 'en' ? '%' : ' %'}`
@@ -17,8 +16,7 @@ export function ContractsByStatePanel() {
   const { dark } = useTheme()
   const t = useMessages(messages)
   const query = useQuery({
-    queryKey: ['dashboard', 'situacion-contratos'],
-    queryFn: () => api.get<StateCount[]>('/api/contract/situacion-contratos'),
+    ...statesQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
 import { Bar } from 'react-chartjs-2'
-import { api } from '../../../api/client'
 import { useTheme } from '../../../ui/theme'
 import { useMessages } from '../../../i18n/i18n'
 import { messages } from '../messages'
@@ -9,13 +8,7 @@ import { formatNumber, intlLocale } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
 import type { MonthCount } from '../../../../schemas/business/contracts'
-
-const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
-
-/** The last twelve months: from the first day of the month eleven months ago to today. */
-export function lastTwelveMonths(today: Date = new Date()): { desde: string; hasta: string } {
-  return { desde: iso(new Date(today.getFullYear(), today.getMonth() - 11, 1)), hasta: iso(today) }
-}
+import { perMonthQuery } from '../queries'
 
 /** "2026-01" → "ene 2026" ("Jan 2026" in English). */
 export function monthLabel(mes: string): string {
@@ -27,10 +20,8 @@ export function monthLabel(mes: string): string {
 export function ContractsPerMonthPanel() {
   const { dark } = useTheme()
   const t = useMessages(messages)
-  const range = lastTwelveMonths()
   const query = useQuery({
-    queryKey: ['dashboard', 'cantidad-por-mes', range.desde, range.hasta],
-    queryFn: () => api.get<MonthCount[]>('/api/contract/cantidad-por-mes', { params: range }),
+    ...perMonthQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })

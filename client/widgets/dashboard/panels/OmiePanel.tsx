@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
 import { Line } from 'react-chartjs-2'
-import { api } from '../../../api/client'
 import { useTheme } from '../../../ui/theme'
 import { useMessages } from '../../../i18n/i18n'
 import { formatValue, formatNumber } from '../../../ui/format'
@@ -8,7 +7,7 @@ import { baseOptions, seriesColors } from '../../shared/charts'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
-import type { OmieSeries } from '../../../../schemas/business/energy'
+import { omieDayQuery, omieLastDayQuery } from '../queries'
 
 // The panel's own title (an acronym, the same in every language); the message is the endpoint catalogue's for each call.
 const meta = { errorArea: 'OMIE' }
@@ -23,15 +22,10 @@ const price = (n: number) => `${formatNumber(n, 2)} €/MWh`
 export function OmiePanel() {
   const { dark } = useTheme()
   const t = useMessages(messages)
-  const latest = useQuery({
-    queryKey: ['dashboard', 'omie', 'ultima-fecha'],
-    queryFn: () => api.get<{ Fecha: string }>('/api/energia/ultima-fecha'),
-    meta,
-  })
+  const latest = useQuery({ ...omieLastDayQuery(), meta })
   const day = latest.data?.Fecha
   const prices = useQuery({
-    queryKey: ['dashboard', 'omie', day],
-    queryFn: () => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
+    ...omieDayQuery(day),
     enabled: !!day,
     meta,
   })

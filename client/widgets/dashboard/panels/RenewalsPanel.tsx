@@ -1,23 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
-import { api } from '../../../api/client'
 import { useScreenPath } from '../../../api/screen-path'
 import { useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../ui/format'
 import { EmptyState } from '../../../ui/states'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
-import type { RenewalPage } from '../../../../schemas/business/renewals'
-
-/** The open sub-states: próxima renovación, oferta enviada, oferta aceptada. */
-export const RENEWALS_PARAMS = {
-  pageSize: 5,
-  sortColumn: 'FechaRenovacion',
-  sortOrder: 'asc',
-  filterColumns: ['SubestadoId'],
-  filterQueries: ['1,2,3'],
-} as const
+import { renewalsQuery } from '../queries'
 
 const SEVERITY: Record<string, 'secondary' | 'info' | 'success'> = { proxima_renovacion: 'secondary', ofertada: 'info', aceptada: 'success' }
 
@@ -25,8 +15,7 @@ export function RenewalsPanel() {
   const t = useMessages(messages)
   const pathOf = useScreenPath()
   const query = useQuery({
-    queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
-    queryFn: () => api.get<RenewalPage>('/api/renovaciones', { params: RENEWALS_PARAMS }),
+    ...renewalsQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })

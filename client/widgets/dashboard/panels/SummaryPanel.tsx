@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { api } from '../../../api/client'
 import { messageIn, useMessages } from '../../../i18n/i18n'
 import { formatValue, formatNumber } from '../../../ui/format'
 import { messages } from '../messages'
 import { PanelState } from './PanelState'
 import type { DashboardSummary } from '../../../../schemas/dashboard'
+import { summaryQuery } from '../queries'
 
 interface Figure {
   key: string
@@ -41,8 +41,7 @@ export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
   // Subscribes to the language: the figures' texts (read with messageIn) follow a switch.
   const t = useMessages(messages)
   const query = useQuery({
-    queryKey: ['dashboard', 'resumen'],
-    queryFn: () => api.get<DashboardSummary>('/api/utility/dashboard/resumen'),
+    ...summaryQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
     meta: { reportErrors: true },
   })
