@@ -1,14 +1,7 @@
 import { createContext, useContext, type Key, type ReactNode } from 'react'
-import type { QueryClient } from '@tanstack/react-query'
-import type { Manifest } from '../../schemas/manifest'
+import type { WidgetPrefetch } from '../api/widget-prefetch'
 import type { ScreenNode } from '../../schemas/screen'
 import type { LazyComponent } from '../ui/lazy-component'
-
-/**
- * A widget's init step: the data it shows, fetched into the query cache before the screen that
- * holds it is drawn, so its parts arrive together rather than one by one.
- */
-export type WidgetPrefetch = (client: QueryClient, manifest: Manifest) => Promise<unknown>
 
 /** The hand-written widgets by name (client/widgets/index.ts), handed in by the app: the renderer never imports them. */
 export type WidgetRegistry = Readonly<Record<string, LazyComponent<Record<string, unknown>> & { prefetchData?: WidgetPrefetch }>>

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react'
-import type { WidgetPrefetch, WidgetRegistry } from '../renderer/node-renderer'
-import { lazyComponent } from '../ui/lazy-component'
+import type { WidgetPrefetch } from '../api/widget-prefetch'
+import { lazyComponent, type LazyComponent } from '../ui/lazy-component'
 
 /**
  * Hand-written widgets, for what screen data cannot describe. Each lives in its own folder
@@ -11,7 +11,7 @@ const modules = import.meta.glob<{ default: ComponentType<Record<string, unknown
 /** A widget's init step, where it has one (`client/widgets/<name>/prefetch.ts`): small modules, without the widget's own code. */
 const prefetches = import.meta.glob<{ default: WidgetPrefetch }>('./*/prefetch.ts')
 
-export const WIDGETS: WidgetRegistry = Object.fromEntries(
+export const WIDGETS: Readonly<Record<string, LazyComponent<Record<string, unknown>> & { prefetchData?: WidgetPrefetch }>> = Object.fromEntries(
   Object.entries(modules).map(([file, load]) => {
     const name = file.split('/')[1]!
     const prefetch = prefetches[`./${name}/prefetch.ts`]
