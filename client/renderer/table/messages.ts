@@ -6,7 +6,7 @@ export const messages = defineMessages({
     'toolbar.columns': 'Columnas',
     'toolbar.export': 'Exportar',
     'export.error': 'Error al exportar los datos.',
-    'table.empty': 'No hay resultados con estos filtros.',
+    'table.emptyAll': 'Todavía no hay registros.',
     'table.actions': 'Acciones',
     'table.selectPage': 'Seleccionar las filas de esta página',
     // PrimeReact fills {first}, {last} and {totalRecords}.
@@ -48,7 +48,7 @@ export const messages = defineMessages({
     'toolbar.columns': 'Columns',
     'toolbar.export': 'Export',
     'export.error': 'The data could not be exported.',
-    'table.empty': 'No results match these filters.',
+    'table.emptyAll': 'There are no records yet.',
     'table.actions': 'Actions',
     'table.selectPage': 'Select the rows on this page',
     'pager.report': '{first}–{last} of {totalRecords}',
