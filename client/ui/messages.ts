@@ -23,7 +23,7 @@ export const messages = defineMessages({
     'state.loading': 'Loading…',
     'state.retry': 'Retry',
     'state.filteredEmpty': 'No results match these filters.',
-    'state.clearFilters': 'Clear filters',
+    'state.clearFilters': 'Remove filters',
     'state.empty': 'Nothing here yet.',
   },
 })
