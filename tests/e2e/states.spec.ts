@@ -133,16 +133,16 @@ test.describe('a list on a phone', () => {
       await expect(filters).toBeHidden()
       const toggle = page.getByRole('button', { name: 'Filtros', exact: true })
       await expect(toggle).toHaveAttribute('aria-expanded', 'false')
-      // The first rows are visible without scrolling.
+      // The first rows are on screen without scrolling (their first cell whole: the table itself
+      // scrolls sideways inside its card, so a row is wider than the phone by design).
       expect(await page.evaluate(() => window.scrollY)).toBe(0)
-      await expect(rows.nth(0)).toBeInViewport({ ratio: 1 })
-      await expect(rows.nth(1)).toBeInViewport({ ratio: 1 })
+      for (const i of [0, 1, 2]) await expect(rows.nth(i).locator('td').first()).toBeInViewport({ ratio: 1 })
 
       await toggle.click()
       await expect(filters).toBeVisible()
       await textField(filters, 'Titular').fill('garcia')
       await expect(page).toHaveURL(/f\.Titular=garcia/)
-      await expect(page.getByRole('button', { name: 'Filtros (1)' })).toHaveAttribute('aria-expanded', 'true')
+      await expect(page.getByRole('button', { name: 'Filtros (1)', exact: true })).toHaveAttribute('aria-expanded', 'true')
     })
   }
 })
