@@ -73,9 +73,12 @@ export function ErrorState({ children, onRetry, action, compact, className }: Er
   const t = useMessages(messages)
   const classes = ['screen-error-box', compact ? 'screen-error-box--compact' : '', className ?? ''].filter(Boolean).join(' ')
   return (
-    <div className={classes} role="alert" data-state="error">
+    <div className={classes} data-state="error">
       <i className="pi pi-exclamation-triangle" aria-hidden="true" />
-      <span className="screen-error-box__text">{children}</span>
+      {/* Only the message is announced; the retry is a plain button after it. */}
+      <span className="screen-error-box__text" role="alert">
+        {children}
+      </span>
       {onRetry && <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('state.retry')} className="state-retry" onClick={onRetry} />}
       {action}
     </div>

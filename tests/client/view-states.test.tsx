@@ -48,6 +48,9 @@ afterEach(() => {
   registerToastSink(null)
 })
 
+/** The machine the suite runs on is shared: give answers time to arrive. */
+const SLOW = { timeout: 5000 }
+
 type Answer = () => Response
 /** A fetch stub: the contract calls answer what `answers` holds at call time; everything else 404. */
 function upstream(answers: { list?: Answer; detail?: Answer }) {
@@ -103,9 +106,9 @@ describe('a table', () => {
     vi.stubGlobal('fetch', fetchMock)
     const { container } = draw(<ScreenRenderer node={table} />)
 
-    const box = await screen.findByRole('alert')
-    await waitFor(() => expect(box.textContent).toContain('No se han podido obtener los datos.'))
-    await waitFor(() => expect(toasts.filter((t) => t.severity === 'error')).toHaveLength(1))
+    const box = await screen.findByRole('alert', {}, { timeout: 5000 })
+    await waitFor(() => expect(box.textContent).toContain('No se han podido obtener los datos.'), SLOW)
+    await waitFor(() => expect(toasts.filter((t) => t.severity === 'error')).toHaveLength(1), SLOW)
     expect(container.textContent).not.toContain('No hay resultados')
     expect(container.textContent).not.toContain('Todavía no hay registros')
     expect(container.textContent).not.toMatch(/0–0 de 0/)
@@ -114,8 +117,8 @@ describe('a table', () => {
 
     const before = calls(fetchMock, '/api/contract').length
     answers.list = page(3)
-    fireEvent.click(within(box).getByRole('button', { name: 'Reintentar' }))
-    await waitFor(() => expect(screen.getByText('EV-2')).toBeTruthy())
+    fireEvent.click(within(box.closest<HTMLElement>('[data-state="error"]')!).getByRole('button', { name: 'Reintentar' }))
+    await waitFor(() => expect(screen.getByText('EV-2')).toBeTruthy(), SLOW)
     expect(calls(fetchMock, '/api/contract').length).toBeGreaterThan(before)
     expect(screen.queryByRole('alert')).toBeNull()
     expect(container.querySelector('.p-paginator-current')?.textContent).toBe('1–3 de 3')
@@ -130,19 +133,19 @@ describe('a table', () => {
       ),
     )
     const { container } = draw(<ScreenRenderer node={table} />)
-    const busy = await screen.findByRole('status')
+    const busy = await screen.findByRole('status', {}, { timeout: 5000 })
     expect(busy.getAttribute('aria-busy')).toBe('true')
     expect(container.textContent).not.toContain('No hay resultados')
     expect(container.querySelector('.p-paginator')).toBeNull()
     release(page(2)())
-    await waitFor(() => expect(screen.getByText('EV-1')).toBeTruthy())
+    await waitFor(() => expect(screen.getByText('EV-1')).toBeTruthy(), SLOW)
     expect(container.querySelector('.loading-state')).toBeNull()
   })
 
   it('with nothing at all says there are no records, offers no «Quitar filtros» and shows no pager', async () => {
     vi.stubGlobal('fetch', upstream({ list: page(0) }))
     const { container } = draw(<ScreenRenderer node={table} />)
-    await waitFor(() => expect(container.textContent).toContain('Todavía no hay registros.'))
+    await waitFor(() => expect(container.textContent).toContain('Todavía no hay registros.'), SLOW)
     expect(container.querySelector('[data-state="empty"]')).not.toBeNull()
     expect(screen.queryByRole('button', { name: 'Quitar filtros' })).toBeNull()
     expect(container.textContent).not.toContain('No hay resultados con estos filtros.')
@@ -152,22 +155,22 @@ describe('a table', () => {
   it('with the screen’s own empty text uses it for the empty state', async () => {
     vi.stubGlobal('fetch', upstream({ list: page(0) }))
     const { container } = draw(<ScreenRenderer node={{ ...table, emptyMessage: { es: 'Aún no hay contratos.', en: 'No contracts yet.' } }} />)
-    await waitFor(() => expect(container.textContent).toContain('Aún no hay contratos.'))
+    await waitFor(() => expect(container.textContent).toContain('Aún no hay contratos.'), SLOW)
   })
 
   it('filtered to nothing says nothing matches, and «Quitar filtros» clears the filters and loads again', async () => {
     const fetchMock = upstream({ list: () => Response.json({ Items: [], TotalCount: 0 }) })
     vi.stubGlobal('fetch', fetchMock)
     const { container } = draw(<ScreenRenderer node={table} />, '/soluciones/contratos?f.Titular=zzz')
-    await waitFor(() => expect(container.querySelector('[data-state="filtered-empty"]')).not.toBeNull())
+    await waitFor(() => expect(container.querySelector('[data-state="filtered-empty"]')).not.toBeNull(), SLOW)
     expect(container.textContent).toContain('No hay resultados con estos filtros.')
     expect(container.textContent).not.toContain('Todavía no hay registros.')
     expect(calls(fetchMock, '/api/contract').at(-1)?.searchParams.get('filterQueries[0]')).toBe('zzz')
 
     fireEvent.click(screen.getByRole('button', { name: 'Quitar filtros' }))
-    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe(''))
-    await waitFor(() => expect(calls(fetchMock, '/api/contract').at(-1)?.searchParams.get('filterQueries[0]')).toBeNull())
-    await waitFor(() => expect(container.querySelector('[data-state="empty"]')).not.toBeNull())
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toBe(''), SLOW)
+    await waitFor(() => expect(calls(fetchMock, '/api/contract').at(-1)?.searchParams.get('filterQueries[0]')).toBeNull(), SLOW)
+    await waitFor(() => expect(container.querySelector('[data-state="empty"]')).not.toBeNull(), SLOW)
   })
 })
 
@@ -177,12 +180,12 @@ describe('a detail', () => {
     const fetchMock = upstream(answers)
     vi.stubGlobal('fetch', fetchMock)
     draw(<ScreenRenderer node={detail} />)
-    const box = await screen.findByRole('alert')
-    await waitFor(() => expect(box.textContent).toContain('No se han podido obtener los datos.'))
+    const box = await screen.findByRole('alert', {}, { timeout: 5000 })
+    await waitFor(() => expect(box.textContent).toContain('No se han podido obtener los datos.'), SLOW)
     const before = calls(fetchMock, '/api/contract/uno').length
     answers.detail = () => Response.json({ CodigoContrato: 'EV-2026-000123' })
-    fireEvent.click(within(box).getByRole('button', { name: 'Reintentar' }))
-    await waitFor(() => expect(screen.getByText('EV-2026-000123')).toBeTruthy())
+    fireEvent.click(within(box.closest<HTMLElement>('[data-state="error"]')!).getByRole('button', { name: 'Reintentar' }))
+    await waitFor(() => expect(screen.getByText('EV-2026-000123')).toBeTruthy(), SLOW)
     expect(calls(fetchMock, '/api/contract/uno').length).toBeGreaterThan(before)
     expect(screen.queryByRole('alert')).toBeNull()
   })
@@ -190,7 +193,7 @@ describe('a detail', () => {
   it('with no record in the answer says so instead of drawing blank fields', async () => {
     vi.stubGlobal('fetch', upstream({ detail: () => Response.json(null) }))
     const { container } = draw(<ScreenRenderer node={detail} />)
-    await waitFor(() => expect(container.textContent).toContain('No se ha encontrado el registro.'))
+    await waitFor(() => expect(container.textContent).toContain('No se ha encontrado el registro.'), SLOW)
     expect(container.querySelector('.screen-detail')).toBeNull()
   })
 })
