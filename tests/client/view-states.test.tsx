@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider, type UseQueryResult } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { MemoryRouter, useLocation } from 'react-router-dom'
@@ -12,6 +12,7 @@ import { registerToastSink, type ToastMessage } from '../../client/api/toast'
 import { ScreenRenderer } from '../../client/renderer/ScreenRenderer'
 import { FilterBar } from '../../client/renderer/table/FilterBar'
 import { viewStateOf } from '../../client/ui/states'
+import { PanelState } from '../../client/widgets/dashboard/panels/PanelState'
 
 /**
  * Issue 17, honest states: loading, error, empty and filtered-empty are four distinct states; a
@@ -213,5 +214,32 @@ describe('the filter bar on a phone', () => {
 
     rerender(bar({ Titular: 'garcia', CodigoContrato: 'EV' }))
     expect(screen.getByRole('button', { name: 'Filtros (2)' })).toBeTruthy()
+  })
+})
+
+describe('a dashboard panel', () => {
+  const answer = (over: Partial<UseQueryResult<unknown>>) => ({ isPending: false, isError: false, data: [], refetch: vi.fn(), ...over }) as unknown as UseQueryResult<unknown>
+
+  it('that failed keeps the compact error state; Reintentar refetches only the failed call', () => {
+    const ok = answer({ data: [1] })
+    const failed = answer({ isError: true, data: undefined })
+    draw(<PanelState queries={[ok, failed]}>{() => <p>contenido</p>}</PanelState>)
+    expect(screen.getByRole('alert').textContent).toBe('No se han podido cargar los datos.')
+    expect(screen.queryByText('contenido')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Reintentar' }))
+    expect(failed.refetch).toHaveBeenCalledTimes(1)
+    expect(ok.refetch).not.toHaveBeenCalled()
+  })
+
+  it('loading, empty and with data are three other states', async () => {
+    const { rerender, container } = draw(<PanelState queries={[answer({ isPending: true, data: undefined })]}>{() => <p>contenido</p>}</PanelState>)
+    expect(container.querySelector('[aria-busy="true"]')).not.toBeNull()
+    rerender(<PanelState queries={[answer({ data: [] })]} isEmpty={() => true}>{() => <p>contenido</p>}</PanelState>)
+    // The loading flag clears after the spec's short delay (§9), then the empty state shows.
+    await waitFor(() => expect(container.textContent).toContain('No hay datos que mostrar.'), SLOW)
+    expect(screen.queryByText('contenido')).toBeNull()
+    rerender(<PanelState queries={[answer({ data: [3] })]} isEmpty={() => false}>{() => <p>contenido</p>}</PanelState>)
+    expect(screen.getByText('contenido')).toBeTruthy()
+    expect(screen.queryByRole('alert')).toBeNull()
   })
 })

@@ -3,14 +3,16 @@ import { Skeleton } from 'primereact/skeleton'
 import type { ReactNode } from 'react'
 import { useDelayedFlag } from '../../../api/use-delayed-flag'
 import { useMessages } from '../../../i18n/i18n'
-import { ErrorState, LoadingBlock } from '../../../ui/states'
+import { EmptyState, ErrorState, LoadingBlock } from '../../../ui/states'
 import { messages } from '../messages'
 
 /**
- * What a panel shows while its data loads or after it failed (the failure itself was already
- * toasted through the one toast path by the query's meta): a skeleton, or the compact error state with a retry.
+ * What a panel shows while its data loads, after it failed (the failure itself was already
+ * toasted through the one toast path by the query's meta) or when the answer holds nothing:
+ * a skeleton, the compact error state with a retry, or the empty state. `isEmpty` is asked only
+ * once every answer is in.
  */
-export function PanelState({ queries, children }: { queries: UseQueryResult<unknown>[]; children: () => ReactNode }) {
+export function PanelState({ queries, isEmpty, children }: { queries: UseQueryResult<unknown>[]; isEmpty?: () => boolean; children: () => ReactNode }) {
   const t = useMessages(messages)
   const pending = queries.some((q) => q.isPending)
   const failed = queries.find((q) => q.isError)
@@ -30,5 +32,6 @@ export function PanelState({ queries, children }: { queries: UseQueryResult<unkn
       </LoadingBlock>
     )
   }
+  if (isEmpty?.()) return <EmptyState icon="pi pi-chart-bar">{t('panel.empty')}</EmptyState>
   return <>{children()}</>
 }
