@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Button } from 'primereact/button'
 import { Skeleton } from 'primereact/skeleton'
 import { useLocation, useParams } from 'react-router-dom'
 import type { RouteDef } from '../../schemas/manifest'
@@ -44,7 +43,7 @@ export function ScreenPage({ route, widgets = NO_WIDGETS }: { route: RouteDef; w
     // The BFF leaves out this brand's and environment's hidden routes: a manifest read before a menu change still drew it.
     if (err instanceof ApiError && err.status === 404) return <NotFoundPage path={location.pathname} />
     return (
-      <ErrorState action={<Button label={t('screen.retry')} size="small" text onClick={() => void screen.refetch()} />}>
+      <ErrorState onRetry={() => void screen.refetch()}>
         {err instanceof ApiError && err.serverMessage ? err.serverMessage : t('screen.loadError')}
       </ErrorState>
     )

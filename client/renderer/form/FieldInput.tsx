@@ -1,4 +1,3 @@
-import { Calendar } from 'primereact/calendar'
 import { Checkbox } from 'primereact/checkbox'
 import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
@@ -12,6 +11,7 @@ import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { PasswordInput } from '../../ui/PasswordInput'
 import type { ResolvedOption } from '../options'
 import { messages } from './messages'
+import { DateInput } from '../../ui/DateInput'
 
 export interface FieldInputProps {
   field: Field
@@ -109,7 +109,7 @@ export function FieldInput({ field, id, value, invalid, describedBy, options, op
       )
     case 'date':
       return (
-        <Calendar
+        <DateInput
           inputId={id}
           aria-describedby={describedBy}
           value={fromIsoDay(value)}

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query'
-import { Skeleton } from 'primereact/skeleton'
 import type { DetailNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { useI18n, useMessages } from '../../i18n/i18n'
-import { ErrorState, LoadingBlock } from '../../ui/states'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { ActionBar } from '../actions/ActionButton'
 import { RenderContext, useRenderContext } from '../context'
 import { messages } from '../messages'
@@ -32,19 +31,13 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
   })
   const failure = useFailureText(query.error, node.errorMessage, loadError)
   if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
-  if (query.isPending) {
-    return (
-      <LoadingBlock className="card">
-        <Skeleton width="40%" className="mb-2" />
-        <Skeleton width="70%" className="mb-2" />
-        <Skeleton width="55%" />
-      </LoadingBlock>
-    )
-  }
-  if (query.isError) {
-    return <ErrorState>{failure}</ErrorState>
-  }
-  return <DetailBody node={node} data={node.source.path ? getPath(query.data, node.source.path) : query.data} ownerId={key} />
+  // An error wins over the record shown before it: a detail that failed to refresh says so.
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()}>{failure}</ErrorState>
+  if (query.isPending) return <LoadingState label={node.title ? undefined : t('detail.title')} lines={4} className="card" />
+  const data = node.source.path ? getPath(query.data, node.source.path) : query.data
+  // No record in the answer: said, never drawn as a form of blank fields.
+  if (data == null) return <EmptyState icon="pi pi-file">{t('detail.empty')}</EmptyState>
+  return <DetailBody node={node} data={data} ownerId={key} />
 }
 
 function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; ownerId: string }) {

@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { intlLocale, isNumericFormat } from '../../ui/format'
+import { EmptyState, ErrorState, FilteredEmptyState, LoadingState, viewStateOf } from '../../ui/states'
 import { ActionButton } from '../actions/ActionButton'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
@@ -28,6 +29,15 @@ export function TableNodeView({ node }: { node: TableNode }) {
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
   const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
+
+  const view = viewStateOf({ loading: table.pending, failed: table.failed, empty: rows.length === 0, filtered: table.filtered })
+  // Empty and filtered-empty keep the column headers (the table's shape) with the state inside.
+  const emptyBody =
+    view === 'filtered-empty' ? (
+      <FilteredEmptyState onClearFilters={table.clearFilters} />
+    ) : (
+      <EmptyState icon="pi pi-inbox">{node.emptyMessage ? l(node.emptyMessage) : t('table.emptyAll')}</EmptyState>
+    )
 
   const onPage = (e: DataTableStateEvent) => table.setPage(e.page ?? Math.floor(e.first / e.rows), e.rows)
   const onSort = (e: DataTableStateEvent) => table.setSort(e.sortField ? { field: e.sortField, order: e.sortOrder === -1 ? 'desc' : 'asc' } : null)
@@ -96,79 +106,87 @@ export function TableNodeView({ node }: { node: TableNode }) {
           <Button type="button" text size="small" label={t('bulk.clear')} onClick={table.clearSelection} />
         </div>
       )}
-      <DataTable
-        value={rows}
-        dataKey={node.dataKey}
-        lazy
-        paginator
-        first={state.page * state.size}
-        rows={state.size}
-        totalRecords={total}
-        rowsPerPageOptions={node.pageSizes ?? DEFAULT_PAGE_SIZES}
-        onPage={onPage}
-        sortField={state.sort?.field}
-        sortOrder={state.sort ? (state.sort.order === 'desc' ? -1 : 1) : 0}
-        onSort={onSort}
-        removableSort
-        loading={table.loading}
-        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('table.empty')}
-        paginatorTemplate={{
-          layout: 'RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport',
-          // PrimeReact 10.9 names this dropdown from a copy of its English texts bundled into the paginator, whatever the locale.
-          RowsPerPageDropdown: (o: PaginatorRowsPerPageDropdownOptions) => (
-            // `aria-label` names the field, `ariaLabel` its open button.
-            <Dropdown value={o.value} options={o.options} onChange={o.onChange} appendTo={o.appendTo} disabled={o.disabled} aria-label={t('pager.rowsPerPage')} ariaLabel={t('pager.rowsPerPage')} />
-          ),
-        }}
-        currentPageReportTemplate={t('pager.report')}
-        {...selectionProps}
-        onRowClick={
-          rowLink
-            ? (e) => {
-                const target = e.originalEvent.target as HTMLElement
-                if (target.closest('a,button,input,.p-checkbox')) return
-                navigate(table.rowHref(e.data as Row)!)
-              }
-            : undefined
-        }
-        rowClassName={() => (rowLink ? 'row-clickable' : '')}
-        stripedRows
-        size="small"
-        scrollable
-        tableStyle={{ minWidth: '40rem' }}
-        aria-label={tableName}
-        data-table={node.id}
-      >
-        {bulk.length > 0 && (
-          // The header checkbox's own name comes from English texts bundled into the table (PrimeReact 10.9): named here.
-          <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
-        )}
-        {columns.map((col) => (
-          <PrimeColumn
-            key={col.field}
-            field={col.field}
-            header={l(col.header)}
-            sortable={!!col.sortable}
-            body={bodyFor(col)}
-            style={col.width ? { width: col.width } : undefined}
-            align={col.align ?? (isNumericFormat(col.format) ? 'right' : undefined)}
-          />
-        ))}
-        {node.rowActions && node.rowActions.length > 0 && (
-          <PrimeColumn
-            header={t('table.actions')}
-            headerClassName="actions-header"
-            body={(row: Row) => (
-              <span className="row-actions">
-                {node.rowActions!.map((a) => (
-                  <ActionButton key={a.id} action={a} extra={{ row }} ownerId={node.id} compact />
-                ))}
-              </span>
-            )}
-            style={{ width: `${Math.max(5, node.rowActions.length * 3)}rem` }}
-          />
-        )}
-      </DataTable>
+      {view === 'error' ? (
+        // A failed load is never drawn as an empty list: no rows, no pager, the failure and a retry.
+        <ErrorState onRetry={table.retry}>{table.failure}</ErrorState>
+      ) : view === 'loading' ? (
+        <LoadingState lines={Math.min(state.size, 6)} className="table-loading" />
+      ) : (
+        <DataTable
+          value={rows}
+          dataKey={node.dataKey}
+          lazy
+          // No pager over zero rows: "0–0 de 0" says nothing the empty state does not.
+          paginator={total > 0}
+          first={state.page * state.size}
+          rows={state.size}
+          totalRecords={total}
+          rowsPerPageOptions={node.pageSizes ?? DEFAULT_PAGE_SIZES}
+          onPage={onPage}
+          sortField={state.sort?.field}
+          sortOrder={state.sort ? (state.sort.order === 'desc' ? -1 : 1) : 0}
+          onSort={onSort}
+          removableSort
+          loading={table.loading}
+          emptyMessage={emptyBody}
+          paginatorTemplate={{
+            layout: 'RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport',
+            // PrimeReact 10.9 names this dropdown from a copy of its English texts bundled into the paginator, whatever the locale.
+            RowsPerPageDropdown: (o: PaginatorRowsPerPageDropdownOptions) => (
+              // `aria-label` names the field, `ariaLabel` its open button.
+              <Dropdown value={o.value} options={o.options} onChange={o.onChange} appendTo={o.appendTo} disabled={o.disabled} aria-label={t('pager.rowsPerPage')} ariaLabel={t('pager.rowsPerPage')} />
+            ),
+          }}
+          currentPageReportTemplate={t('pager.report')}
+          {...selectionProps}
+          onRowClick={
+            rowLink
+              ? (e) => {
+                  const target = e.originalEvent.target as HTMLElement
+                  if (target.closest('a,button,input,.p-checkbox')) return
+                  navigate(table.rowHref(e.data as Row)!)
+                }
+              : undefined
+          }
+          rowClassName={() => (rowLink ? 'row-clickable' : '')}
+          stripedRows
+          size="small"
+          scrollable
+          tableStyle={{ minWidth: '40rem' }}
+          aria-label={tableName}
+          data-table={node.id}
+        >
+          {bulk.length > 0 && (
+            // The header checkbox's own name comes from English texts bundled into the table (PrimeReact 10.9): named here.
+            <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
+          )}
+          {columns.map((col) => (
+            <PrimeColumn
+              key={col.field}
+              field={col.field}
+              header={l(col.header)}
+              sortable={!!col.sortable}
+              body={bodyFor(col)}
+              style={col.width ? { width: col.width } : undefined}
+              align={col.align ?? (isNumericFormat(col.format) ? 'right' : undefined)}
+            />
+          ))}
+          {node.rowActions && node.rowActions.length > 0 && (
+            <PrimeColumn
+              header={t('table.actions')}
+              headerClassName="actions-header"
+              body={(row: Row) => (
+                <span className="row-actions">
+                  {node.rowActions!.map((a) => (
+                    <ActionButton key={a.id} action={a} extra={{ row }} ownerId={node.id} compact />
+                  ))}
+                </span>
+              )}
+              style={{ width: `${Math.max(5, node.rowActions.length * 3)}rem` }}
+            />
+          )}
+        </DataTable>
+      )}
       {chooser && (
         <ColumnChooser
           columns={node.columns}

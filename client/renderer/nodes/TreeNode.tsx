@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query'
-import { Skeleton } from 'primereact/skeleton'
 import { Tree, type TreeExpandedKeysType } from 'primereact/tree'
 import type { TreeNode as PrimeTreeNode } from 'primereact/treenode'
 import { useMemo, useState } from 'react'
@@ -8,6 +7,7 @@ import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { localized, useI18n, useMessages } from '../../i18n/i18n'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { useRenderContext } from '../context'
 import { messages } from '../messages'
 import { fill, getPath, resolveParams } from '../template'
@@ -44,25 +44,28 @@ export function TreeNodeView({ node }: { node: TreeNode }) {
   }, [query.data, node, lang])
   const [expanded, setExpanded] = useState<TreeExpandedKeysType | null>(null)
 
-  if (query.isPending) return <Skeleton height="10rem" />
-  if (query.isError) return <p role="alert">{failure}</p>
+  if (query.isError) return <ErrorState onRetry={() => void query.refetch()}>{failure}</ErrorState>
+  if (query.isPending) return <LoadingState label={title} lines={4} className="card" />
   return (
     <section className="screen-tree" aria-label={title}>
       {node.title && <h2 className="table-title">{l(node.title)}</h2>}
-      <Tree
-        value={nodes}
-        expandedKeys={expanded ?? (node.expanded ? keys : {})}
-        onToggle={(e) => setExpanded(e.value)}
-        // The library's fold button has no name; the tree item itself answers to the arrow keys.
-        pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
-        emptyMessage={node.emptyMessage ? l(node.emptyMessage) : t('tree.empty')}
-        nodeTemplate={(n) => (
-          <span className="tree-label" translate="no">
-            <span>{n.label}</span>
-            {node.detail && <small className="tree-label__detail">{fill(l(node.detail), { row: n.data as Item })}</small>}
-          </span>
-        )}
-      />
+      {nodes.length === 0 ? (
+        <EmptyState icon="pi pi-sitemap">{node.emptyMessage ? l(node.emptyMessage) : t('tree.empty')}</EmptyState>
+      ) : (
+        <Tree
+          value={nodes}
+          expandedKeys={expanded ?? (node.expanded ? keys : {})}
+          onToggle={(e) => setExpanded(e.value)}
+          // The library's fold button has no name; the tree item itself answers to the arrow keys.
+          pt={{ toggler: ({ context }: { context?: { expanded?: boolean } }) => ({ 'aria-label': context?.expanded ? t('tree.collapse') : t('tree.expand') }) }}
+          nodeTemplate={(n) => (
+            <span className="tree-label" translate="no">
+              <span>{n.label}</span>
+              {node.detail && <small className="tree-label__detail">{fill(l(node.detail), { row: n.data as Item })}</small>}
+            </span>
+          )}
+        />
+      )}
     </section>
   )
 }

@@ -1,5 +1,4 @@
 import { Button } from 'primereact/button'
-import { Calendar } from 'primereact/calendar'
 import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
@@ -10,6 +9,7 @@ import { useI18n, useMessages } from '../../i18n/i18n'
 import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { useOptions } from '../options'
 import { messages } from './messages'
+import { DateInput } from '../../ui/DateInput'
 
 interface FilterBarProps {
   tableId: string
@@ -24,6 +24,7 @@ interface FilterBarProps {
 export function FilterBar({ tableId, columns, shown, filters, onChange }: FilterBarProps) {
   const t = useMessages(messages)
   const [more, setMore] = useState(false)
+  const [open, setOpen] = useState(false)
   const all = columns.filter((c) => c.filter)
   const primary = all.filter((c) => shown.includes(c.field) || filters[c.field])
   const extra = all.filter((c) => !primary.includes(c))
@@ -35,18 +36,33 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
     else delete next[field]
     onChange(next)
   }
-  const active = Object.values(filters).some(Boolean)
+  const activeCount = Object.values(filters).filter(Boolean).length
+  const barId = `${tableId}-filters`
+  // On a phone the filters wait behind one button (CSS decides when), so the rows come first.
   return (
-    <div className="filter-bar" role="search" aria-label={t('filters.label')}>
-      {filterable.map((c) => (
-        <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
-      ))}
-      {extra.length > 0 && (
-        <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
-      )}
-      {active && (
-        <Button type="button" icon="pi pi-filter-slash" label={t('filters.clear')} text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
-      )}
+    <div className="filter-panel" data-open={open}>
+      <Button
+        type="button"
+        icon="pi pi-filter"
+        label={activeCount ? t('filters.toggleActive', { n: activeCount }) : t('filters.toggle')}
+        outlined
+        size="small"
+        className="filter-panel__toggle"
+        aria-expanded={open}
+        aria-controls={barId}
+        onClick={() => setOpen(!open)}
+      />
+      <div id={barId} className="filter-bar" role="search" aria-label={t('filters.label')}>
+        {filterable.map((c) => (
+          <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
+        ))}
+        {extra.length > 0 && (
+          <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
+        )}
+        {activeCount > 0 && (
+          <Button type="button" icon="pi pi-filter-slash" label={t('filters.clear')} text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
+        )}
+      </div>
     </div>
   )
 }
@@ -109,7 +125,7 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
     case 'dateRange': {
       const [from, to] = value ? value.split('|') : ['', '']
       input = (
-        <Calendar
+        <DateInput
           inputId={id}
           selectionMode="range"
           readOnlyInput

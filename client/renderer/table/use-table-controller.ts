@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import type { Column, TableNode } from '../../../schemas/screen'
 import { api, saveFile } from '../../api/client'
-import { reportError } from '../../api/errors'
+import { reportError, useFailureText } from '../../api/errors'
 import { usePreference } from '../../api/preferences'
 import { nodeKey } from '../../api/query-keys'
 import { notifySuccess } from '../../api/toast'
@@ -37,8 +37,17 @@ export interface TableController {
   total: number
   /** The data is being fetched (delayed, so a quick answer never flashes a spinner). */
   loading: boolean
+  /** The first answer is on its way: nothing (not even stale rows) to show yet. */
+  pending: boolean
   /** The last fetch failed (the failure was already reported as a toast). */
   failed: boolean
+  /** What failed, in the screen's or the catalogue's words (null while nothing failed). */
+  failure: string | null
+  /** Asks again for what failed. */
+  retry(): void
+  /** Some filter narrows the rows: an empty answer means "nothing matches". */
+  filtered: boolean
+  clearFilters(): void
   /** The table's title, else the screen's: the last-resort title of its toasts. */
   title: string
   /** The columns shown: the user's choice where they made one, else the ones not hidden. */
@@ -115,6 +124,7 @@ export function useTableController(node: TableNode): TableController {
   const dataRows = fromData ? lookup(ctx, dataPath(fromData)) : undefined
   const data = useMemo(() => (fromData ? { rows: dataRows } : query.data), [fromData, dataRows, query.data])
   const loading = useDelayedFlag(!fromData && query.isFetching)
+  const failure = useFailureText(fromData ? null : query.error, node.errorMessage, tr('data.loadError'))
 
   const { rows, total } = useMemo(() => {
     const raw = getPath(data, fromData ? 'rows' : (node.source.rowsPath ?? (paged ? 'Items' : ''))) as Row[] | undefined
@@ -170,7 +180,13 @@ export function useTableController(node: TableNode): TableController {
     rows,
     total,
     loading,
+    // isLoading: pending and fetching (a table with no endpoint yet is not loading, it is empty).
+    pending: !fromData && query.isLoading,
     failed: !fromData && query.isError,
+    failure,
+    retry: () => void query.refetch(),
+    filtered: Object.values(state.filters).some(Boolean),
+    clearFilters: () => update({ filters: {}, page: 0 }),
     title,
     columns,
     setPage: (page, size) => update({ page, size }),

@@ -1,5 +1,4 @@
 import { Button } from 'primereact/button'
-import { Calendar } from 'primereact/calendar'
 import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { useId, useState, type FormEvent } from 'react'
@@ -10,6 +9,7 @@ import { messages } from './messages'
 import { FEE_MAX, FEE_MIN, quickRange, rangeError, SERIES_START, type PriceParams, type Resolution } from './prices-logic'
 import type { Modalidad } from '../../../schemas/business/energy'
 import type { Tariff } from '../../../schemas/business/utility'
+import { DateInput } from '../../ui/DateInput'
 
 /** A day of the series as the calendars want it ('' for none). */
 const day = (date: Date | null | undefined) => (date ? toIsoDay(date) : '')
@@ -55,7 +55,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
     <form className="card prices-params" onSubmit={submit} aria-label={t('params.label')}>
       <div className="prices-params__fields">
         <FieldShell id={`${id}-desde`} label={t('params.from')}>
-          <Calendar
+          <DateInput
             inputId={`${id}-desde`}
             value={fromIsoDay(draft.desde)}
             onChange={(e) => set({ desde: day(e.value as Date | null) })}
@@ -68,7 +68,7 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
           />
         </FieldShell>
         <FieldShell id={`${id}-hasta`} label={t('params.to')}>
-          <Calendar
+          <DateInput
             inputId={`${id}-hasta`}
             value={fromIsoDay(draft.hasta)}
             onChange={(e) => set({ hasta: day(e.value as Date | null) })}

@@ -10,6 +10,7 @@ import { baseOptions } from '../shared/charts'
 import { formatNumber } from '../../ui/format'
 import { DECIMATED_DATASET, DECIMATION_OPTIONS, ZOOM_OPTIONS } from '../shared/charts-zoom'
 import { messages } from './messages'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 
 export interface PriceChartProps {
   title: string
@@ -101,17 +102,12 @@ export function PriceChart(props: PriceChartProps) {
             <span className="chart-frame__actions">{actions}</span>
           </div>
           <div className="prices-chart__placeholder" style={{ height: 320 }}>
-            {props.state === 'loading' && (
-              <span>
-                <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('loading')}
-              </span>
-            )}
-            {props.state === 'empty' && <span>{t('chart.empty')}</span>}
+            {props.state === 'loading' && <LoadingState lines={4} className="prices-chart__state" />}
+            {props.state === 'empty' && <EmptyState icon="pi pi-chart-line">{t('chart.empty')}</EmptyState>}
             {props.state === 'error' && (
-              <span className="prices-chart__error" role="alert">
-                <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {props.errorText}
-                <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('chart.retry')} onClick={props.onRetry} />
-              </span>
+              <ErrorState compact onRetry={props.onRetry}>
+                {props.errorText}
+              </ErrorState>
             )}
           </div>
         </div>

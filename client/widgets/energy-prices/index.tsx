@@ -25,6 +25,7 @@ import {
 import { messages } from './messages'
 import './energy-prices.css'
 import type { IndexSeries, OmieSeries, SurplusSeries } from '../../../schemas/business/energy'
+import { LoadingState } from '../../ui/states'
 
 /** Today in Madrid, in case the last day with prices cannot be asked. */
 function madridToday(): string {
@@ -56,11 +57,7 @@ export default function EnergyPricesWidget() {
     staleTime: 60 * 60_000,
   })
   if (last.isPending) {
-    return (
-      <div className="prices-loading" aria-busy="true">
-        <i className="pi pi-spin pi-spinner" aria-hidden="true" /> {t('loading')}
-      </div>
-    )
+    return <LoadingState label={t('loading')} lines={5} className="card" />
   }
   const lastDay = last.data?.Fecha ?? madridToday()
   return <PricesView lastDay={lastDay} tarifas={tarifas.data ?? []} />

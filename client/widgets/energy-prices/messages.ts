@@ -50,7 +50,6 @@ export const messages = defineMessages({
     'chart.resetZoom': 'Restablecer zoom',
     'chart.export': 'Exportar',
     'chart.empty': 'No hay datos en este intervalo.',
-    'chart.retry': 'Reintentar',
     // the view
     'text.day': 'el {date}',
     'text.range': 'del {from} al {to}',
@@ -132,7 +131,6 @@ export const messages = defineMessages({
     'chart.resetZoom': 'Reset zoom',
     'chart.export': 'Export',
     'chart.empty': 'No data in this range.',
-    'chart.retry': 'Retry',
     'text.day': 'on {date}',
     'text.range': 'from {from} to {to}',
     'text.tariff': 'tariff {n}',

@@ -2,7 +2,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Message } from 'primereact/message'
 import { ProgressBar } from 'primereact/progressbar'
-import { Skeleton } from 'primereact/skeleton'
 import type { TreeExpandedKeysType } from 'primereact/tree'
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react'
 import { useSearchParams } from 'react-router-dom'
@@ -36,6 +35,7 @@ import {
 } from './model'
 import './file-manager.css'
 import type { FileItem, Folder, FolderNode, FolderView } from '../../../schemas/business/files'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 
 /** The toasts' title, in the current language. */
 const area = () => messageIn(messages, 'area')
@@ -254,13 +254,12 @@ export default function FileManager() {
         <h2 id="files-tree-title" className="files__heading">
           {t('tree.title')}
         </h2>
-        {tree.isPending ? (
-          <Skeleton height="8rem" />
-        ) : tree.isError ? (
-          <div className="files__error" role="alert">
-            <p>{t('error.folders')}.</p>
-            <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('retry')} onClick={() => void tree.refetch()} />
-          </div>
+        {tree.isError ? (
+          <ErrorState compact onRetry={() => void tree.refetch()}>
+            {t('error.folders')}.
+          </ErrorState>
+        ) : tree.isPending ? (
+          <LoadingState lines={4} />
         ) : (
           <FolderTree nodes={nodes} selectedId={currentId} onSelect={open} expanded={expanded} onToggle={setExpanded} label={t('tree.label')} />
         )}
@@ -375,17 +374,17 @@ export default function FileManager() {
               <i className="pi pi-cloud-upload" /> {t('upload.drop', { folder: currentName })}
             </div>
           )}
-          {loading && !view ? (
-            <Skeleton height="10rem" />
-          ) : folder.isError ? (
-            <div className="files__error" role="alert">
-              <p>{notFound ? t('error.notFound') : `${t('error.folders')}.`}</p>
-              {notFound ? (
-                <Button type="button" size="small" outlined icon="pi pi-home" label={t('goTo', { folder: rootName })} onClick={() => open(ROOT_ID)} />
-              ) : (
-                <Button type="button" size="small" outlined icon="pi pi-refresh" label={t('retry')} onClick={() => void folder.refetch()} />
-              )}
-            </div>
+          {folder.isError ? (
+            // A folder that is gone offers the way home; any other failure a retry.
+            notFound ? (
+              <ErrorState action={<Button type="button" size="small" outlined icon="pi pi-home" label={t('goTo', { folder: rootName })} onClick={() => open(ROOT_ID)} />}>
+                {t('error.notFound')}
+              </ErrorState>
+            ) : (
+              <ErrorState onRetry={() => void folder.refetch()}>{t('error.folders')}.</ErrorState>
+            )
+          ) : loading && !view ? (
+            <LoadingState lines={5} />
           ) : (
             <div className="files__table-scroll">
               <table className="files__table" data-testid="files-table">
@@ -464,7 +463,7 @@ export default function FileManager() {
                   {total === 0 && (
                     <tr>
                       <td colSpan={7} className="files__empty">
-                        {t('table.empty')}
+                        <EmptyState icon="pi pi-folder-open">{t('table.empty')}</EmptyState>
                       </td>
                     </tr>
                   )}

@@ -42,7 +42,6 @@ export const messages = defineMessages({
     'tree.label': 'Árbol de carpetas',
     'tree.title': 'Carpetas',
     'cancel': 'Cancelar',
-    'retry': 'Reintentar',
 
     'move.title.one': 'Mover {n} archivo',
     'move.title.other': 'Mover {n} archivos',
@@ -144,7 +143,6 @@ export const messages = defineMessages({
     'tree.label': 'Folder tree',
     'tree.title': 'Folders',
     'cancel': 'Cancel',
-    'retry': 'Retry',
 
     'move.title.one': 'Move {n} file',
     'move.title.other': 'Move {n} files',

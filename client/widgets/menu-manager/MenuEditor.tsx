@@ -18,6 +18,7 @@ import { addEntry, fromTreeNodes, locate, moveBy, moveInto, newKey, removeEntry,
 import { MenuPreview } from './MenuPreview'
 import { messages } from './messages'
 import { VersionHistory } from './VersionHistory'
+import { ErrorState, LoadingState } from '../../ui/states'
 
 /** The toasts' title, in the current language. */
 const area = () => messageIn(messages, 'area.menu')
@@ -213,7 +214,8 @@ export function MenuEditor() {
       {saveError && (
         <Message className="menu-manager__message" severity="error" text={t('notSaved', { error: saveError })} role="alert" />
       )}
-      {state.isPending && <div className="card" aria-busy="true">{t('menu.loading')}</div>}
+      {state.isError && !current && <ErrorState onRetry={() => void state.refetch()}>{t('menu.error.load')}</ErrorState>}
+      {state.isPending && <LoadingState label={t('menu.loading')} lines={6} className="card" />}
       {current && (
         <div className="menu-manager__panes">
           <section className="card menu-manager__tree" aria-labelledby="mm-tree-title">

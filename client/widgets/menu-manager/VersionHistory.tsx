@@ -7,6 +7,7 @@ import { useMessages } from '../../i18n/i18n'
 import { formatWhen, restoredVersion, type Change, type HistoryEntry } from './admin-api'
 import { ChangeList } from './ChangeList'
 import { messages } from './messages'
+import { ErrorState, LoadingState } from '../../ui/states'
 
 export interface VersionHistoryProps {
   /** The dialog's title: «Historial del menú de Grupo Energía». */
@@ -54,7 +55,8 @@ export function VersionHistory(props: VersionHistoryProps) {
 
   return (
     <Dialog header={title} visible onHide={onHide} style={{ width: '48rem' }} breakpoints={{ '960px': '90vw', '641px': '98vw' }} maximizable>
-      {history.isPending && <p aria-busy="true">{t('history.loading')}</p>}
+      {history.isError && <ErrorState onRetry={() => void history.refetch()}>{t('history.error')}</ErrorState>}
+      {history.isPending && <LoadingState label={t('history.loading')} lines={4} />}
       {history.data && (
         <ol className="version-history" aria-label={t('history.list')}>
           {history.data.map((v) => (

@@ -8,7 +8,7 @@ import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { useMessages } from '../../i18n/i18n'
 import { intlLocale } from '../../ui/format'
-import { ErrorState } from '../../ui/states'
+import { ErrorState, LoadingState } from '../../ui/states'
 import { messages } from './messages'
 import { audienceText } from './status'
 
@@ -62,7 +62,7 @@ export function HistoryPanel({ id }: { id: string }) {
           {changes.length === 0 ? <li>{t('history.noChanges')}</li> : changes.map((c, i) => <li key={i}>{c.text}</li>)}
         </ul>
       )}
-      {history.isPending && <p aria-busy="true">{t('history.loading')}</p>}
+      {history.isPending && <LoadingState label={t('history.loading')} lines={4} />}
       <h3 className="screen-studio__subheading">{t('history.versions')}</h3>
       <ol className="screen-studio__versions">
         {(history.data?.versions ?? []).map((v) => (

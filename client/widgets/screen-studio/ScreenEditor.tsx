@@ -10,7 +10,7 @@ import { errorText } from '../../api/errors'
 import { screenAdmin } from '../../api/screen-admin'
 import { notifySuccess } from '../../api/toast'
 import { localized, useMessages } from '../../i18n/i18n'
-import { ErrorState } from '../../ui/states'
+import { ErrorState, LoadingState } from '../../ui/states'
 import { HistoryPanel } from './HistoryPanel'
 import { JsonEditor } from './JsonEditor'
 import { designOfScreen } from './list-design'
@@ -66,7 +66,7 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
     },
   })
 
-  if (state.isPending) return <p aria-busy="true" className="screen-studio card">…</p>
+  if (state.isPending) return <LoadingState lines={6} className="screen-studio card" />
   if (state.isError) return <ErrorState action={<Button label={t('editor.reload')} text size="small" onClick={() => void state.refetch()} />}>{t('editor.error')}</ErrorState>
 
   const current = state.data

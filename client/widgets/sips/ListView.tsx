@@ -147,7 +147,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
 
   if (query.isError) {
     return (
-      <ErrorState action={<Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void query.refetch()} />}>
+      <ErrorState onRetry={() => void query.refetch()}>
         {t('error.list')}
       </ErrorState>
     )

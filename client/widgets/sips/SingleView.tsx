@@ -152,7 +152,7 @@ function SipsResult({ cups }: { cups: string }) {
   }
   if (info.isError) {
     return (
-      <ErrorState action={<Button type="button" size="small" outlined label={t('common.retry')} icon="pi pi-refresh" className="sips-retry" onClick={() => void info.refetch()} />}>
+      <ErrorState onRetry={() => void info.refetch()}>
         {errorText(info.error, t('error.single'))}
       </ErrorState>
     )

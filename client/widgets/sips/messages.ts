@@ -11,7 +11,6 @@ export const messages = defineMessages({
     'tab.single': 'Un CUPS',
     'tab.list': 'Varios CUPS',
     'common.loading': 'Cargando…',
-    'common.retry': 'Reintentar',
     'common.export': 'Exportar a Excel',
 
     'single.form': 'Consultar un CUPS',
@@ -145,7 +144,6 @@ export const messages = defineMessages({
     'tab.single': 'One CUPS',
     'tab.list': 'Several CUPS',
     'common.loading': 'Loading…',
-    'common.retry': 'Retry',
     'common.export': 'Export to Excel',
 
     'single.form': 'Look up a CUPS',

@@ -21,7 +21,8 @@ export function ContractsByStatePanel() {
     meta: { reportErrors: true },
   })
   return (
-    <PanelState queries={[query]}>
+    // No contract in any state: a doughnut of nothing says less than the empty state.
+    <PanelState queries={[query]} isEmpty={() => !query.data?.some((s) => s.Cantidad > 0)}>
       {() => {
         const all = query.data ?? []
         const states = all.filter((s) => s.Cantidad > 0)

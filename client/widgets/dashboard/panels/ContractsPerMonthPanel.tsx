@@ -26,7 +26,7 @@ export function ContractsPerMonthPanel() {
     meta: { reportErrors: true },
   })
   return (
-    <PanelState queries={[query]}>
+    <PanelState queries={[query]} isEmpty={() => !query.data?.length}>
       {() => {
         const months = query.data ?? []
         const labels = months.map((m) => monthLabel(m.Mes))

@@ -30,7 +30,7 @@ export function OmiePanel() {
     meta,
   })
   return (
-    <PanelState queries={[latest, prices]}>
+    <PanelState queries={[latest, prices]} isEmpty={() => !prices.data?.Puntos?.length}>
       {() => {
         const answer = prices.data!
         const points = answer.Puntos ?? []

@@ -1,36 +1,37 @@
 import type { UseQueryResult } from '@tanstack/react-query'
-import { Button } from 'primereact/button'
 import { Skeleton } from 'primereact/skeleton'
 import type { ReactNode } from 'react'
 import { useDelayedFlag } from '../../../api/use-delayed-flag'
 import { useMessages } from '../../../i18n/i18n'
+import { EmptyState, ErrorState, LoadingBlock } from '../../../ui/states'
 import { messages } from '../messages'
 
 /**
- * What a panel shows while its data loads or after it failed (the failure itself was already
- * toasted through the one toast path by the query's meta): a skeleton, or a short note with a retry.
+ * What a panel shows while its data loads, after it failed (the failure itself was already
+ * toasted through the one toast path by the query's meta) or when the answer holds nothing:
+ * a skeleton, the compact error state with a retry, or the empty state. `isEmpty` is asked only
+ * once every answer is in.
  */
-export function PanelState({ queries, children }: { queries: UseQueryResult<unknown>[]; children: () => ReactNode }) {
+export function PanelState({ queries, isEmpty, children }: { queries: UseQueryResult<unknown>[]; isEmpty?: () => boolean; children: () => ReactNode }) {
   const t = useMessages(messages)
   const pending = queries.some((q) => q.isPending)
   const failed = queries.find((q) => q.isError)
   const loading = useDelayedFlag(pending)
   if (failed) {
     return (
-      <div className="dash-panel-error">
-        <i className="pi pi-exclamation-circle" aria-hidden="true" />
-        <span>{t('panel.error')}</span>
-        <Button type="button" size="small" text icon="pi pi-refresh" label={t('panel.retry')} onClick={() => queries.filter((q) => q.isError).forEach((q) => void q.refetch())} />
-      </div>
+      <ErrorState compact onRetry={() => queries.filter((q) => q.isError).forEach((q) => void q.refetch())}>
+        {t('panel.error')}
+      </ErrorState>
     )
   }
   if (loading || queries.some((q) => q.data === undefined)) {
     return (
-      <div className="dash-panel-loading" aria-busy="true" aria-label={t('panel.loading')}>
+      <LoadingBlock className="dash-panel-loading" label={t('panel.loading')}>
         <Skeleton height="1.25rem" width="60%" />
         <Skeleton height="100%" />
-      </div>
+      </LoadingBlock>
     )
   }
+  if (isEmpty?.()) return <EmptyState icon="pi pi-chart-bar">{t('panel.empty')}</EmptyState>
   return <>{children()}</>
 }
