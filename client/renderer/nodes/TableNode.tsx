@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { intlLocale, isNumericFormat } from '../../ui/format'
+import { useOfferAction } from '../../ui/offered-actions'
 import { ActionButton } from '../actions/ActionButton'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
@@ -28,6 +29,8 @@ export function TableNodeView({ node }: { node: TableNode }) {
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
   const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
+  // The export is a table action like the declared ones: the command palette offers it too.
+  useOfferAction(node.export ? { key: `${node.id}:export`, label: `${t('toolbar.export')} — ${tableName}`, icon: 'pi pi-file-excel', run: () => void table.exportFile() } : null)
 
   const onPage = (e: DataTableStateEvent) => table.setPage(e.page ?? Math.floor(e.first / e.rows), e.rows)
   const onSort = (e: DataTableStateEvent) => table.setSort(e.sortField ? { field: e.sortField, order: e.sortOrder === -1 ? 'desc' : 'asc' } : null)
@@ -59,7 +62,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       <div className="table-toolbar">
         {node.title && <h2 className="table-title">{l(node.title)}</h2>}
         <div className="table-toolbar__actions">
-          {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} />)}
+          {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} offer />)}
           {table.paged && (
             <SavedFilters
               saved={table.savedFilters}
