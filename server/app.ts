@@ -41,6 +41,7 @@ import { checkScreen, loadScreens, SCREEN_MIGRATIONS, upgradeScreen, type Screen
 import { adminScreenRoutes } from './screens/admin-screen-routes'
 import { screenPreviewRoutes } from './screens/screen-preview-routes'
 import { screenRoutes } from './screens/screen-routes'
+import { searchRoutes } from './search/search-routes'
 import { ScreenService } from './screens/screen-service'
 import { ScreenStore } from './screens/screen-store'
 import { apiProxy } from './proxy/api-proxy'
@@ -236,6 +237,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(adminScreenRoutes, { gate, screens, routes })
   await app.register(screenPreviewRoutes, { gate, screens, menus, upstream, production: config.production, comparadorUrl: config.comparadorUrl })
   await app.register(catalogueRoutes, { gate, catalogue })
+  await app.register(searchRoutes, { gate, screens, menus, catalogue, checker, upstream, production: config.production, comparadorUrl: config.comparadorUrl })
   await app.register(auditRoutes, { gate, log: stores.audit, brands, catalogue, checker, upstream })
   const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit })

@@ -4,6 +4,7 @@ import { useLoadedManifest } from '../api/manifest'
 import { useI18n } from '../i18n/i18n'
 import { ConfirmHost } from '../ui/confirm'
 import { Breadcrumb } from './Breadcrumb'
+import { CommandPalette } from './CommandPalette'
 import { ConfigSidebar } from './ConfigSidebar'
 import { ContractCodeDialog } from './ContractCodeDialog'
 import { Footer } from './Footer'
@@ -22,6 +23,19 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
   const [menuOpen, setMenuOpen] = useState(() => !window.matchMedia(NARROW).matches)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [contractDialog, setContractDialog] = useState(false)
+  const [paletteOpen, setPaletteOpen] = useState(false)
+
+  // Ctrl+K (⌘K on a Mac) opens the command palette from anywhere in the signed-in shell.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault()
+        setPaletteOpen(true)
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [])
 
   // A resize between the first render and the subscription fires no event: the subscription checks once.
   const missedChange = useEffectEvent((matches: boolean) => matches !== narrow)
@@ -46,7 +60,7 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
       </a>
-      <Topbar manifest={manifest} onToggleMenu={() => setMenuOpen((o) => !o)} onOpenSettings={() => setSettingsOpen(true)} />
+      <Topbar manifest={manifest} onToggleMenu={() => setMenuOpen((o) => !o)} onOpenSettings={() => setSettingsOpen(true)} onOpenSearch={() => setPaletteOpen(true)} />
       <Sidebar
         menu={manifest.menu}
         onCommand={(command) => command === 'contract-code-dialog' && setContractDialog(true)}
@@ -64,6 +78,7 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
       </div>
       <ConfigSidebar visible={settingsOpen} onHide={() => setSettingsOpen(false)} />
       <ContractCodeDialog visible={contractDialog} onDone={() => setContractDialog(false)} />
+      {paletteOpen && <CommandPalette onClose={() => setPaletteOpen(false)} />}
       <ConfirmHost />
     </div>
   )

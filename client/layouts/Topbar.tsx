@@ -7,18 +7,25 @@ import type { Manifest } from '../../schemas/manifest'
 import { publicPath } from '../../schemas/public-pages'
 import { screenPath } from '../api/screen-path'
 import { signOut } from '../auth/session-actions'
-import { useI18n } from '../i18n/i18n'
+import { useI18n, useMessages } from '../i18n/i18n'
 import { useTheme } from '../ui/theme'
 import { LanguageSwitcher } from './LanguageSwitcher'
+import { paletteMessages } from './palette-messages'
 
 interface TopbarProps {
   manifest: Manifest
   onToggleMenu: () => void
   onOpenSettings: () => void
+  /** Opens the command palette. */
+  onOpenSearch: () => void
 }
 
-export function Topbar({ manifest, onToggleMenu, onOpenSettings }: TopbarProps) {
+/** ⌘ on a Mac, Ctrl elsewhere: what the search box's shortcut hint shows. */
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
+
+export function Topbar({ manifest, onToggleMenu, onOpenSettings, onOpenSearch }: TopbarProps) {
   const { t } = useI18n()
+  const tp = useMessages(paletteMessages)
   const { dark } = useTheme()
   const userMenu = useRef<Menu>(null)
   const client = useQueryClient()
@@ -50,7 +57,15 @@ export function Topbar({ manifest, onToggleMenu, onOpenSettings }: TopbarProps) 
       <Link to="/" className="layout-topbar__logo" aria-label={`${manifest.brand.name} — ${t('layout.home')}`}>
         <img src={dark ? manifest.brand.logo.dark : manifest.brand.logo.light} alt={manifest.brand.name} height={40} width={200} />
       </Link>
-      <div className="layout-topbar__spacer" />
+      <div className="layout-topbar__spacer">
+        {user && (
+          <button type="button" className="layout-topbar__search" aria-haspopup="dialog" aria-keyshortcuts={isMac ? 'Meta+K' : 'Control+K'} aria-label={tp('box.label')} onClick={onOpenSearch}>
+            <i className="pi pi-search" aria-hidden="true" />
+            <span className="layout-topbar__search-text">{tp('box.placeholder')}</span>
+            <kbd aria-hidden="true">{isMac ? '⌘K' : tp('box.shortcut')}</kbd>
+          </button>
+        )}
+      </div>
       <LanguageSwitcher />
       <Button type="button" icon="pi pi-cog" rounded text className="layout-topbar__button" aria-label={t('layout.settings')} onClick={onOpenSettings} />
       {user && (

@@ -18,6 +18,8 @@ export interface UpstreamCall {
   brandDomain: string
   requestId: string
   body?: unknown
+  /** A shorter limit than the client's own (the palette's lookups). */
+  timeoutMs?: number
   /** Host the browser used, so the upstream can build links back to this portal. */
   forwardedHost?: string
   forwardedProto?: string
@@ -90,7 +92,7 @@ export class UpstreamClient {
         path: call.path,
         headers,
         body: payload,
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(call.timeoutMs ?? this.timeoutMs),
       })
       const text = await res.body.text()
       let body: unknown = text

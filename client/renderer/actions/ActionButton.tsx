@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom'
 import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { lazyComponent } from '../../ui/lazy-component'
+import { useOfferAction } from '../../ui/offered-actions'
 import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
 import { RevealDialog } from './RevealDialog'
@@ -26,10 +27,15 @@ interface ActionButtonProps {
   /** Called before running (e.g. to gather every row matching a filter); may refine the context. */
   prepare?: () => Promise<Partial<TemplateContext> | null>
   disabled?: boolean
+  /** A page or toolbar action: the command palette offers it while it is on screen (navigate, download, open a form or view). */
+  offer?: boolean
 }
 
+/** The kinds the palette runs: they open something, and a call's confirmation stays on its button. */
+const OFFERED_KINDS = new Set(['navigate', 'download', 'form', 'dialog'])
+
 /** One action as a button: navigate, call (with confirm), download, or a form in a dialog. */
-export function ActionButton({ action, extra, ownerId, compact, prepare, disabled }: ActionButtonProps) {
+export function ActionButton({ action, extra, ownerId, compact, prepare, disabled, offer }: ActionButtonProps) {
   const { l } = useI18n()
   const base = useRenderContext()
   const client = useQueryClient()
@@ -42,8 +48,14 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   // Viewing as someone is read-only: what would change data is shown, not offered.
   const readOnly = !!useViewAs() && changesData(action)
   const ctx: TemplateContext = { ...base, ...extra }
-  if (!evalCondition(action.visibleWhen, ctx)) return null
+  const visible = evalCondition(action.visibleWhen, ctx)
   const label = l(action.label)
+  useOfferAction(
+    offer && visible && !disabled && OFFERED_KINDS.has(action.kind)
+      ? { key: `${ownerId ?? 'page'}:${action.id}`, label, icon: action.icon, run: () => void onClick() }
+      : null,
+  )
+  if (!visible) return null
 
   const onClick = async () => {
     setBusy(true)
@@ -109,7 +121,7 @@ export function ActionBar({ actions, extra, ownerId }: { actions: ActionSpec[]; 
   return (
     <div className="action-bar">
       {actions.map((a) => (
-        <ActionButton key={a.id} action={a} extra={extra} ownerId={ownerId} />
+        <ActionButton key={a.id} action={a} extra={extra} ownerId={ownerId} offer />
       ))}
     </div>
   )
@@ -119,7 +131,7 @@ export function ActionBar({ actions, extra, ownerId }: { actions: ActionSpec[]; 
 export function ActionNodeInner({ action }: { action: ActionSpec }) {
   return (
     <div className="action-node">
-      <ActionButton action={action} />
+      <ActionButton action={action} offer />
     </div>
   )
 }

@@ -8,6 +8,7 @@ import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { intlLocale, isNumericFormat } from '../../ui/format'
+import { useOfferAction } from '../../ui/offered-actions'
 import { EmptyState, ErrorState, FilteredEmptyState, LoadingState, viewStateOf } from '../../ui/states'
 import { ActionButton } from '../actions/ActionButton'
 import { CellValue } from '../table/CellValue'
@@ -29,6 +30,8 @@ export function TableNodeView({ node }: { node: TableNode }) {
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
   const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
+  // The export is a table action like the declared ones: the command palette offers it too.
+  useOfferAction(node.export ? { key: `${node.id}:export`, label: `${t('toolbar.export')} — ${tableName}`, icon: 'pi pi-file-excel', run: () => void table.exportFile() } : null)
 
   const view = viewStateOf({ loading: table.pending, failed: table.failed, empty: rows.length === 0, filtered: table.filtered })
   // Empty and filtered-empty keep the column headers (the table's shape) with the state inside.
@@ -69,7 +72,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       <div className="table-toolbar">
         {node.title && <h2 className="table-title">{l(node.title)}</h2>}
         <div className="table-toolbar__actions">
-          {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} />)}
+          {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} offer />)}
           {table.paged && (
             <SavedFilters
               saved={table.savedFilters}

@@ -28,6 +28,13 @@ export interface ColumnSpec {
    */
   code?: boolean
   /**
+   * For a `code` column stored upper case: a query this pattern matches (tested upper-cased) can
+   * only occur at the start of a value, by the code's fixed shape (two letters and a dash start
+   * a contract code and appear nowhere else in it), so «contains» is «starts with»: a range
+   * over `sql` that its index serves, instead of testing every row (the palette types codes).
+   */
+  anchored?: RegExp
+  /**
    * A name looked up by a key (`sql` is then a CASE over `key`): a catalog's, or the brand's
    * agents'. Filters become `key IN (…)` and sorts go by the names' rank, so neither computes a
    * name per row nor needs the key's table.
@@ -150,6 +157,14 @@ export function filterSql(columns: ColumnMap, filters: Filter[]): { clauses: str
           const { clause, params: keys } = catalogIn(spec.catalog, (name) => foldText(name).includes(needle))
           clauses.push(clause)
           params.push(...keys)
+          break
+        }
+        // The query as LIKE compares it (folded like `unaccent(?)`, ASCII case ignored), when plain ASCII.
+        const upper = spec.anchored ? foldText(query).toUpperCase() : ''
+        if (spec.code && spec.anchored?.test(upper) && /^[\x20-\x7e]*$/.test(upper)) {
+          // Every value that starts with the query, and only those: its upper bound sorts after any continuation.
+          clauses.push(`${spec.sql} >= ? AND ${spec.sql} < ?`)
+          params.push(upper, `${upper}\uffff`)
           break
         }
         clauses.push(`${spec.code ? spec.sql : `unaccent(${spec.sql})`} LIKE '%' || unaccent(?) || '%' ESCAPE '\\'`)

@@ -46,8 +46,9 @@ export const CONTRACT_FROM = `FROM contratos c ${Object.entries(CONTRACT_JOINS)
 /** The contract list's columns: JSON field → SQL, type (filter syntax) and whether sortable/filterable. */
 export const CONTRACT_COLUMNS: ColumnMap = {
   Id: { sql: 'c.id', type: 'number' },
-  CodigoContrato: { sql: 'c.codigo', type: 'text', code: true },
-  Cups: { sql: 'ps.cups', type: 'text', code: true },
+  // Two letters and a dash only start a code (PP-AAAA-NNNNNN); ES and two digits only start a CUPS.
+  CodigoContrato: { sql: 'c.codigo', type: 'text', code: true, anchored: /^[A-Z]{2}-/ },
+  Cups: { sql: 'ps.cups', type: 'text', code: true, anchored: /^ES\d{2}/ },
   Titular: { sql: 'cl.titular', type: 'text' },
   Nif: { sql: 'cl.nif', type: 'text', code: true },
   TipoTitular: { sql: 'cl.tipo', type: 'enum' },
