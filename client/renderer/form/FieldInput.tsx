@@ -9,7 +9,7 @@ import { useRef, useState } from 'react'
 import type { Field } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
-import { PasswordInput } from '../../ui/PasswordInput'
+import { PasswordInput } from '../../ui/plain/PasswordInput'
 import type { ResolvedOption } from '../options'
 import { messages } from './messages'
 
