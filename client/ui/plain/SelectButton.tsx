@@ -34,7 +34,8 @@ export function SelectButton<O extends SelectButtonOption>({ value, options, onC
     const step = event.code === 'ArrowRight' || event.code === 'ArrowDown' ? 1 : event.code === 'ArrowLeft' || event.code === 'ArrowUp' ? -1 : 0
     if (event.code === 'Space') pick(index)
     else if (step !== 0) {
-      const next = (index + step + options.length) % options.length
+      // From the group's tab stop, as PrimeReact does (the same item unless focus was put elsewhere by script).
+      const next = (focusIndex + step + options.length) % options.length
       setFocusIndex(next)
       ;(group.current?.children[next] as HTMLElement | undefined)?.focus()
     } else return
