@@ -1,11 +1,10 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query'
-import { PrimeReactContext, PrimeReactProvider } from 'primereact/api'
-import { useContext, useEffect, useEffectEvent, useState } from 'react'
+import { useEffect, useEffectEvent, useState } from 'react'
 import { BrowserRouter } from 'react-router-dom'
 import { useManifest } from '../api/manifest'
 import { createQueryClient } from '../api/query-client'
 import { recheckSession } from '../auth/session-actions'
-import { getLanguage, useI18n, useMessages } from '../i18n/i18n'
+import { useMessages } from '../i18n/i18n'
 import { LoadingSpinner } from '../ui/loading'
 import { applyBrand } from '../ui/theme'
 import { startBuildCheck } from './build-check'
@@ -13,30 +12,6 @@ import { messages } from './messages'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
 import { ToastHost } from './ToastHost'
-
-/** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
-const primeValue = {
-  ripple: false,
-  locale: getLanguage(),
-  zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
-  autoZIndex: true,
-  // The hidden <select> PrimeReact keeps next to every dropdown is not for people: out of the accessibility tree.
-  // Table selection checkboxes put role="checkbox" and the label on the wrapper around the real
-  // <input type="checkbox"> (nested controls); the input keeps the label, the wrapper is plain.
-  pt: { dropdown: { select: { 'aria-hidden': true } }, checkbox: { root: { role: undefined, 'aria-label': undefined } } },
-}
-
-/**
- * Keeps the provider's locale on the chosen language: components that read it rather than
- * PrimeReact's global one (InputNumber without a `locale`, table sorting) follow a switch.
- */
-function LocaleSync() {
-  const { lang } = useI18n()
-  const prime = useContext(PrimeReactContext)
-  const setLocale = prime?.setLocale
-  useEffect(() => setLocale?.(lang), [lang, setLocale])
-  return null
-}
 
 /** Loads the manifest, applies the brand, then draws the routes the manifest lists. */
 function ManifestGate() {
@@ -98,11 +73,8 @@ function ManifestGate() {
 export function App() {
   const [client] = useState(createQueryClient)
   return (
-    <PrimeReactProvider value={primeValue}>
-      <LocaleSync />
-      <QueryClientProvider client={client}>
-        <ManifestGate />
-      </QueryClientProvider>
-    </PrimeReactProvider>
+    <QueryClientProvider client={client}>
+      <ManifestGate />
+    </QueryClientProvider>
   )
 }

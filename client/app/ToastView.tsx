@@ -1,6 +1,7 @@
 import { Toast } from 'primereact/toast'
 import { useEffect, useRef } from 'react'
 import { registerToastSink } from '../api/toast'
+import { PrimeSetup } from './prime-setup'
 
 /** The PrimeReact Toast that the one toast path (api/toast.ts) writes to; messages sent before it loaded show now. */
 export default function ToastView() {
@@ -9,5 +10,9 @@ export default function ToastView() {
     registerToastSink((m) => ref.current?.show(m))
     return () => registerToastSink(null)
   }, [])
-  return <Toast ref={ref} position="top-right" />
+  return (
+    <PrimeSetup>
+      <Toast ref={ref} position="top-right" />
+    </PrimeSetup>
+  )
 }

@@ -1,6 +1,3 @@
-import { Button } from 'primereact/button'
-import { InputText } from 'primereact/inputtext'
-import { Message } from 'primereact/message'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
 import { publicPath } from '../../schemas/public-pages'
@@ -8,6 +5,9 @@ import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
 import { FieldShell } from '../ui/FieldShell'
+import { Button } from '../ui/plain/Button'
+import { InputText } from '../ui/plain/InputText'
+import { Message } from '../ui/plain/Message'
 
 /** Password recovery: asks the upstream to mail a reset link (`api/auth/request-change-password`). */
 export function RecoveryPage() {

@@ -1,6 +1,3 @@
-import { Button } from 'primereact/button'
-import { InputText } from 'primereact/inputtext'
-import { Message } from 'primereact/message'
 import { useState, type FormEvent } from 'react'
 import { Link, useSearchParams } from 'react-router-dom'
 import { publicPath } from '../../schemas/public-pages'
@@ -8,7 +5,10 @@ import { api } from '../api/client'
 import { errorText } from '../api/errors'
 import { useI18n } from '../i18n/i18n'
 import { FieldShell } from '../ui/FieldShell'
-import { PasswordInput } from '../ui/PasswordInput'
+import { Button } from '../ui/plain/Button'
+import { InputText } from '../ui/plain/InputText'
+import { Message } from '../ui/plain/Message'
+import { PasswordInput } from '../ui/plain/PasswordInput'
 
 /** Reset: email and token from the mailed link, then a new password (`api/auth/change-password`). */
 export function ResetPasswordPage() {

@@ -1,16 +1,10 @@
 import { useSyncExternalStore } from 'react'
-import { addLocale, locale as primeLocale } from 'primereact/api'
 import type { Language, LocalizedText } from '../../schemas/i18n'
 import { en } from './en'
 import { es, type MessageKey } from './es'
-import { primeLocales } from './prime-locale'
 
 const STORAGE_KEY = 'portal.lang'
 const dictionaries: Record<Language, Record<MessageKey, string>> = { es, en }
-
-// PrimeReact's texts in both languages, aria labels included (see prime-locale.ts).
-addLocale('es', primeLocales.es)
-addLocale('en', primeLocales.en)
 
 function initial(): Language {
   try {
@@ -24,7 +18,6 @@ function initial(): Language {
 
 let current: Language = initial()
 const listeners = new Set<() => void>()
-primeLocale(current)
 if (typeof document !== 'undefined') document.documentElement.lang = current
 
 export function getLanguage(): Language {
@@ -39,7 +32,6 @@ export function setLanguage(lang: Language): void {
   } catch {
     // storage unavailable: the choice lasts for this tab
   }
-  primeLocale(lang)
   document.documentElement.lang = lang
   for (const l of listeners) l()
 }
@@ -57,14 +49,18 @@ export function localized(text: LocalizedText | string | undefined, lang: Langua
   return (lang === 'en' ? text.en : undefined) ?? text.es
 }
 
-const subscribe = (fn: () => void) => {
+/**
+ * Calls `fn` after every language switch; returns the unsubscribe. The hooks below re-render
+ * with it; set-up outside React follows the language with it (PrimeReact's, app/prime-setup.tsx).
+ */
+export function onLanguageChange(fn: () => void): () => void {
   listeners.add(fn)
-  return () => listeners.delete(fn)
+  return () => void listeners.delete(fn)
 }
 
 /** The current language and a translator; re-renders when the language changes. */
 export function useI18n() {
-  const lang = useSyncExternalStore(subscribe, getLanguage, getLanguage)
+  const lang = useSyncExternalStore(onLanguageChange, getLanguage, getLanguage)
   return {
     lang,
     setLanguage,
@@ -98,6 +94,6 @@ export function messageIn<K extends string>(messages: Messages<K>, key: K, vars?
 }
 
 export function useMessages<K extends string>(messages: Messages<K>): (key: K, vars?: Record<string, string | number>) => string {
-  const lang = useSyncExternalStore(subscribe, getLanguage, getLanguage)
+  const lang = useSyncExternalStore(onLanguageChange, getLanguage, getLanguage)
   return (key, vars) => messageIn(messages, key, vars, lang)
 }

@@ -1,5 +1,5 @@
-import { SelectButton } from 'primereact/selectbutton'
 import { useI18n } from '../i18n/i18n'
+import { SelectButton } from '../ui/plain/SelectButton'
 import type { Language } from '../../schemas/i18n'
 
 const OPTIONS: { label: string; value: Language; title: string }[] = [
@@ -7,7 +7,7 @@ const OPTIONS: { label: string; value: Language; title: string }[] = [
   { label: 'EN', value: 'en', title: 'English' },
 ]
 
-/** ES/EN; Spanish is the default (spec §9 locales). */
+/** ES/EN; Spanish is the default (spec §9 locales). Plain, as the sign-in page shows it before PrimeReact loads. */
 export function LanguageSwitcher() {
   const { lang, setLanguage, t } = useI18n()
   return (
@@ -15,14 +15,13 @@ export function LanguageSwitcher() {
       className="language-switcher"
       value={lang}
       options={OPTIONS}
-      allowEmpty={false}
       aria-label={t('layout.language')}
-      itemTemplate={(o: (typeof OPTIONS)[number]) => (
+      itemTemplate={(o) => (
         <span title={o.title} lang={o.value}>
           {o.label}
         </span>
       )}
-      onChange={(e) => e.value && setLanguage(e.value as Language)}
+      onChange={setLanguage}
     />
   )
 }

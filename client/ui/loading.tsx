@@ -1,11 +1,11 @@
-import { ProgressSpinner } from 'primereact/progressspinner'
+import { ProgressSpinner } from './plain/ProgressSpinner'
 import { useI18n } from '../i18n/i18n'
 
 /** A centred spinner announced as loading; `className` places it (page, form, boot). */
 export function LoadingSpinner({ label, size, className }: { label: string; size: number; className?: string }) {
   return (
     <div className={className} role="status" aria-label={label}>
-      <ProgressSpinner strokeWidth="4" style={{ width: size, height: size }} />
+      <ProgressSpinner strokeWidth="4" size={size} />
     </div>
   )
 }

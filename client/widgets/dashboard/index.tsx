@@ -13,6 +13,7 @@ import { PREFERENCES_KEY, usePreference, type Preference } from '../../api/prefe
 import { notifySuccess } from '../../api/toast'
 import { useLoadedManifest } from '../../api/manifest'
 import { confirm } from '../../ui/confirm'
+import { preloadCharts } from '../shared/lazy-charts'
 import { EmptyState } from '../../ui/states'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { allowedWidgets, DEFAULT_LAYOUTS, defaultState, keepAllowed, limitsOf, widgetDef, widgetTitle, type WidgetDef, type WidgetId } from './catalog'
@@ -80,6 +81,8 @@ export default function Dashboard() {
   const permissionList = permissions.join(',')
   const allowed = useMemo(() => allowedWidgets(permissionList ? permissionList.split(',') : []), [permissionList])
   const pref = usePreference<unknown>(PREFERENCE_KEY)
+  // The charts' library downloads while the preference and the panels' data are on their way.
+  useEffect(preloadCharts, [])
 
   // Init step: nothing is painted until the preference query has settled (no jump from default to saved).
   if (pref.loading) return <DashboardSkeleton />

@@ -1,14 +1,14 @@
-import { Button } from 'primereact/button'
-import { InputText, type InputTextProps } from 'primereact/inputtext'
 import { useState } from 'react'
-import { useI18n } from '../i18n/i18n'
+import { useI18n } from '../../i18n/i18n'
+import { Button } from './Button'
+import { InputText, type PlainInputTextProps } from './InputText'
 
 /**
- * The portal's password field: a PrimeReact InputText with a show/hide button. The button is a
- * real one (focusable, named, pressed state), and the field needs none of the Password
- * component's overlay machinery, which the sign-in page would otherwise download.
+ * The portal's password field (sign-in, reset, screen forms): a text input with a show/hide
+ * button. The button is a real one (focusable, named, pressed state), and the field needs none
+ * of PrimeReact's Password overlay machinery, nor any PrimeReact code at all.
  */
-export function PasswordInput({ className, disabled, ...input }: Omit<InputTextProps, 'type'>) {
+export function PasswordInput({ className, disabled, ...input }: Omit<PlainInputTextProps, 'type'>) {
   const { t } = useI18n()
   const [visible, setVisible] = useState(false)
   return (

@@ -1,0 +1,44 @@
+import type { ButtonHTMLAttributes } from 'react'
+import { classNames } from './class-names'
+import { SpinnerIcon } from './icons'
+import './plain.css'
+
+export interface PlainButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'children'> {
+  label?: string
+  /** A PrimeIcons class, e.g. `pi pi-sign-in`. */
+  icon?: string
+  /** Disabled, with a spinning icon in place of `icon`. */
+  loading?: boolean
+  text?: boolean
+  rounded?: boolean
+}
+
+/**
+ * A button with PrimeReact's Button markup and classes (so the brand theme styles it the same)
+ * and none of its code: for the public pages, which must not download PrimeReact.
+ */
+export function Button({ label, icon, loading = false, text, rounded, className, disabled, type = 'button', ...rest }: PlainButtonProps) {
+  const off = disabled || loading
+  const iconClass = classNames('p-button-icon p-c', label && 'p-button-icon-left')
+  return (
+    <button
+      aria-label={label ?? rest['aria-label']}
+      {...rest}
+      type={type}
+      disabled={off}
+      className={classNames(
+        className,
+        'p-button p-component',
+        (icon || loading) && !label && 'p-button-icon-only',
+        off && 'p-disabled',
+        loading && 'p-button-loading',
+        text && 'p-button-text',
+        rounded && 'p-button-rounded',
+        loading && label && 'p-button-loading-left',
+      )}
+    >
+      {loading ? <SpinnerIcon className={classNames('p-icon-spin', iconClass, 'p-button-loading-icon')} /> : icon && <span className={classNames(iconClass, icon)} />}
+      <span className="p-button-label p-c">{label ?? '\u00a0'}</span>
+    </button>
+  )
+}
