@@ -20,6 +20,9 @@ const LISTS: FailingList[] = [
   { path: '/soluciones/facturas', table: 'facturas', call: '/api/facturas' },
 ]
 
+/** The first paint of a list after navigating (a shared CI machine can be slow to answer). */
+const FIRST_PAINT = { timeout: 30_000 }
+
 const section = (page: Page, table: string) => page.locator('section.screen-table').filter({ has: page.locator(`[data-table="${table}"], [data-state]`) }).first()
 
 /** Makes the list's paged call answer 500 while `state.failing` holds. */
@@ -42,7 +45,7 @@ test.describe('honest states', () => {
       await page.goto(list.path)
 
       const error = page.locator('.screen-table [data-state="error"]')
-      await expect(error).toBeVisible()
+      await expect(error).toBeVisible(FIRST_PAINT)
       await expect(error).toContainText('No se han podido obtener los datos.')
       // The toast came and went: the state stays.
       await expect(page.locator('.p-toast-message-error')).toBeVisible()
@@ -65,7 +68,7 @@ test.describe('honest states', () => {
   test('a filter that matches nothing says so and «Quitar filtros» brings the rows back', async ({ page }) => {
     await page.goto('/soluciones/contratos/listado?f.Titular=zzzz-nadie')
     const empty = page.locator('.screen-table [data-state="filtered-empty"]')
-    await expect(empty).toContainText('No hay resultados con estos filtros.')
+    await expect(empty).toContainText('No hay resultados con estos filtros.', FIRST_PAINT)
     await expect(section(page, 'contratos').locator('.p-paginator')).toHaveCount(0)
     await empty.getByRole('button', { name: 'Quitar filtros' }).click()
     await expect(page).not.toHaveURL(/f\.Titular/)
@@ -81,7 +84,7 @@ test.describe('date filter and keyboard', () => {
 
   test('Tab passes through the date filter; Enter or Alt+ArrowDown opens it, Escape closes it and returns focus', async ({ page }) => {
     await page.goto('/soluciones/contratos/listado')
-    await expect(page.locator('[data-table="contratos"] tbody tr').first()).toBeVisible()
+    await expect(page.locator('[data-table="contratos"] tbody tr').first()).toBeVisible(FIRST_PAINT)
     const date = page.locator('#contratos-filter-FechaAlta')
     const agent = page.locator('#contratos-filter-Agente')
     const calendar = page.locator('.p-datepicker:not(.p-datepicker-inline)')
@@ -128,7 +131,7 @@ test.describe('a list on a phone', () => {
     test(`${list.path}: the filters wait behind «Filtros» and the first rows are on screen`, async ({ page }) => {
       await page.goto(list.path)
       const rows = page.locator(`[data-table="${list.table}"] tbody tr`)
-      await expect(rows.first()).toBeVisible()
+      await expect(rows.first()).toBeVisible(FIRST_PAINT)
       const filters = page.getByRole('search', { name: 'Filtros' })
       await expect(filters).toBeHidden()
       const toggle = page.getByRole('button', { name: 'Filtros', exact: true })
