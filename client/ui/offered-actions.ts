@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react'
+import { useEffect, useId, useRef, useSyncExternalStore } from 'react'
 
 /**
  * The actions the screen on display offers (page and table toolbars, detail headers): the
@@ -31,10 +31,12 @@ function subscribe(listener: () => void) {
 /** Offers an action while the calling component is mounted (null: nothing offered now). */
 export function useOfferAction(action: OfferedAction | null): void {
   const run = useRef<() => void>(() => undefined)
+  // Two components may offer the same action id (two detail headers): each keeps its own entry.
+  const instance = useId()
   useEffect(() => {
     if (action) run.current = action.run
   })
-  const key = action?.key
+  const key = action ? `${action.key}${instance}` : undefined
   const label = action?.label
   const icon = action?.icon
   useEffect(() => {
