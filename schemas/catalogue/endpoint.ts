@@ -157,6 +157,11 @@ export const Endpoint = Type.Object(
      * (`Items[].Titular.Nif`: `nif`).
      */
     personal: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PersonalKind)),
+    /**
+     * The answer's personal data only repeats what the request sent (a validator's normalised
+     * input): the BFF masks it in logs but not in the answer, since the user typed it.
+     */
+    personalEcho: Type.Optional(Type.Boolean()),
     /** The toast of a failure: titled by area, the server's text or else this message (spec §8); Spanish, or Spanish and English. */
     error: Type.Object({ area: CallText, message: Type.Optional(CallText) }, { additionalProperties: false }),
   },

@@ -1,5 +1,8 @@
 import type { PersonalKind } from '../../schemas/catalogue/endpoint'
-import { maskValue } from '../lib/log-redaction'
+import { maskAs, maskIban, maskNif, maskPhone } from '../../schemas/personal-data'
+
+/** The masks themselves are shared with the BFF's answers (schemas/personal-data.ts). */
+export { maskAs, maskEmail, maskIban, maskNif, maskPhone } from '../../schemas/personal-data'
 
 /**
  * Personal data as the audit keeps it: enough to tell two values apart, never the value.
@@ -25,51 +28,6 @@ export const isSecretName = (name: string) => SECRET_NAME.test(name)
 
 export function kindOfName(name: string): PersonalKind | undefined {
   return NAME_KINDS.find(([re]) => re.test(name))?.[1]
-}
-
-/** `ES91 **** **** **** **** 1332`: the country and check digits, and the last four. */
-export function maskIban(value: string): string {
-  const plain = value.replace(/[\s-]/g, '').toUpperCase()
-  if (plain.length < 9) return '****'
-  const hidden = plain.length - 8
-  return `${plain.slice(0, 4)} ${Array.from({ length: Math.ceil(hidden / 4) }, () => '****').join(' ')} ${plain.slice(-4)}`
-}
-
-/** `*****678Z`: the last three digits and the letter. */
-export function maskNif(value: string): string {
-  const plain = value.replace(/[\s-]/g, '').toUpperCase()
-  if (plain.length < 6) return '****'
-  return `${'*'.repeat(plain.length - 4)}${plain.slice(-4)}`
-}
-
-/** `******456`: the last three digits. */
-export function maskPhone(value: string): string {
-  const digits = value.replace(/\D/g, '')
-  if (digits.length < 6) return '****'
-  const local = digits.length > 9 ? digits.slice(-9) : digits
-  return `${'*'.repeat(local.length - 3)}${local.slice(-3)}`
-}
-
-/** `a***@dominio.es`. */
-export function maskEmail(value: string): string {
-  const at = value.lastIndexOf('@')
-  if (at < 1) return maskValue(value)
-  return `${value[0]}***${value.slice(at)}`
-}
-
-export function maskAs(kind: PersonalKind, value: string): string {
-  switch (kind) {
-    case 'iban':
-      return maskIban(value)
-    case 'nif':
-      return maskNif(value)
-    case 'phone':
-      return maskPhone(value)
-    case 'email':
-      return maskEmail(value)
-    default:
-      return maskValue(value)
-  }
 }
 
 const IBAN_IN_TEXT = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?\d[A-Z0-9]{0,3})?\b/gi
