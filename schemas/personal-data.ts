@@ -15,7 +15,10 @@ export const PERSONAL_DATA_PERMISSION = 'VERDATOSPERSONALES'
  * The kinds the BFF masks in answers: customers' identity and contact data. A CUPS names a
  * supply point, not a person (the SIPS lookup works on it), and `free` is a list filter's text.
  */
-export const ANSWER_MASKED_KINDS: ReadonlySet<PersonalKind> = new Set<PersonalKind>(['iban', 'nif', 'phone', 'email', 'address'])
+export const ANSWER_MASKED_KINDS: ReadonlySet<PersonalKind> = new Set<PersonalKind>(['iban', 'nif', 'phone', 'email', 'address', 'text'])
+
+/** What stands for a secret (a key's secret part): never shown, masked or not. */
+export const SECRET_PLACEHOLDER = '[oculto]'
 
 /** The character that stands for each hidden character. */
 const HIDDEN = '*'
@@ -76,9 +79,35 @@ export function maskAs(kind: PersonalKind, value: string): string {
       return maskEmail(value)
     case 'address':
       return maskAddress(value)
+    case 'text':
+      return maskText(value, { emails: true })
     default:
       return maskValue(value)
   }
+}
+
+const IBAN_IN_TEXT = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?\d[A-Z0-9]{0,3})?\b/gi
+const API_KEY_IN_TEXT = /\b(pk_[0-9a-f]{16})\.[A-Za-z0-9_-]{8,}/g
+const NIF_IN_TEXT = /\b(?:\d{8}|[XYZ][ -]?\d{7})[ -]?[A-Z]\b/gi
+const CIF_IN_TEXT = /\b[ABCDEFGHJNPQRSUVW][ -]?\d{7}[0-9A-J]\b/gi
+const PHONE_IN_TEXT = /(?<![\w+])(?:\+34[ -]?|0034[ -]?)?[6789](?:[ -]?\d){8}(?![\w])/g
+const EMAIL_IN_TEXT = /(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g
+
+/**
+ * Text with whatever looks like personal data or an API key masked in place: free text (a
+ * note, a description) may hold one. E-mails too when asked (the answers' history notes; the
+ * audit keeps staff e-mails readable).
+ */
+export function maskText(text: string, opts: { emails?: boolean } = {}): string {
+  const masked = /\d/.test(text)
+    ? text
+        .replace(IBAN_IN_TEXT, (m) => (m.replace(/[\s-]/g, '').length >= 15 ? maskIban(m) : m))
+        .replace(API_KEY_IN_TEXT, (_m, publicId: string) => `${publicId}.${SECRET_PLACEHOLDER}`)
+        .replace(NIF_IN_TEXT, maskNif)
+        .replace(CIF_IN_TEXT, maskNif)
+        .replace(PHONE_IN_TEXT, maskPhone)
+    : text
+  return opts.emails && masked.includes('@') ? masked.replace(EMAIL_IN_TEXT, maskEmail) : masked
 }
 
 /**

@@ -16,9 +16,11 @@ export type HttpMethod = Type.Static<typeof HttpMethod>
 /**
  * Kinds of personal data. Query parameters marked with one are masked in the access log;
  * answer fields marked with one are what governance masks. `free` is text that may hold
- * anything (a list filter's query): masked in logs, not in answers.
+ * anything (a list filter's query): masked in logs, not in answers. `text` is an answer's free
+ * text that may mention a customer's data (a history note): what looks like an IBAN, a NIF, a
+ * phone or an e-mail in it is masked in place.
  */
-export const PersonalKind = Type.Enum(['iban', 'nif', 'phone', 'email', 'address', 'cups', 'free'])
+export const PersonalKind = Type.Enum(['iban', 'nif', 'phone', 'email', 'address', 'cups', 'free', 'text'])
 export type PersonalKind = Type.Static<typeof PersonalKind>
 
 const ParamType = Type.Enum(['string', 'integer', 'number', 'boolean', 'date', 'datetime'])

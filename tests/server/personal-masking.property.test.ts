@@ -13,7 +13,8 @@ import { dropMaskedFields, maskJson } from '../../server/personal/answer-masking
  * left exactly as it was.
  */
 
-const KINDS = [...ANSWER_MASKED_KINDS] as PersonalKind[]
+/** The kinds masked as a whole value (`text` is searched: see below). */
+const KINDS = [...ANSWER_MASKED_KINDS].filter((k) => k !== 'text')
 const IBAN = 'ES9121000418450200051332'
 
 describe('the masks', () => {
@@ -83,6 +84,26 @@ function leaves(value: unknown): (string | number)[] {
   if (value === null || typeof value !== 'object') return []
   return Object.values(value as Record<string, unknown>).flatMap(leaves)
 }
+
+describe('free text in answers (a history note)', () => {
+  it('keeps the words and masks every e-mail, IBAN, NIF or phone in it; masking again changes nothing', () => {
+    const mention = fc.oneof(
+      fc.constantFrom('marta.moreno19@hotmail.com', 'j_ruiz@correo.es', IBAN, 'ES91 2100 0418 4502 0005 1332', '12345678Z', 'X1234567L', '612 345 678', '+34 912345678'),
+    )
+    const words = fc.array(fc.constantFrom('Enviado', 'a', 'firma', 'del', 'titular', 'cuenta', 'teléfono', ':', '.', '(', ')'), { maxLength: 6 })
+    fc.assert(
+      fc.property(words, mention, words, (before, clear, after) => {
+        const text = [...before, clear, ...after].join(' ')
+        const once = maskAs('text', text)
+        expect(once.includes(clear)).toBe(false)
+        expect(once.startsWith(before.join(' '))).toBe(true)
+        expect(maskAs('text', once)).toBe(once)
+      }),
+      { numRuns: 1000 },
+    )
+    expect(maskAs('text', 'Enviado a firma electrónica a marta.moreno19@hotmail.com.')).toBe('Enviado a firma electrónica a m****@hotmail.com.')
+  })
+})
 
 describe('masking an answer by the catalogue’s map', () => {
   it('no clear value of a marked field survives, for any shape of answer', () => {
