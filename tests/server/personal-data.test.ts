@@ -174,6 +174,15 @@ describe('revealing one value', () => {
     expect(JSON.stringify(entry)).not.toContain(clear)
   })
 
+  it('finds the record from the detail screen’s own request (endpoint and parameters), as the renderer sends it', async () => {
+    const clear = (await adminApi.get<{ Email: string }>(`/api/agentes/${keys.agentId}`)).body.Email
+    const res = await reveal(admin, { endpoint: `api/agentes/${keys.agentId}`, params: {}, field: 'Email', reason: 'Contactar con el agente' }).expect(200)
+    expect(res.body).toEqual({ value: clear })
+    const byQuery = await reveal(admin, { endpoint: 'api/contract/id', params: { codigo: keys.contractCode }, field: 'Nif', reason: 'Verificar el titular' }).expect(200)
+    expect(byQuery.body.value).toBe(keys.nif)
+    await reveal(admin, { endpoint: 'api/contract/id', params: { codigo: keys.contractCode, otro: '1' }, field: 'Nif', reason: 'Verificar el titular' }).expect(400)
+  })
+
   it('refuses without a reason, in Spanish, and reveals nothing', async () => {
     for (const reason of [undefined, '', '   ', 'x']) {
       const res = await reveal(admin, { call: 'contract.detail', record: keys.contractCode, field: 'Iban', reason }).expect(400)
