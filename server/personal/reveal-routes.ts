@@ -101,6 +101,7 @@ export async function revealRoutes(app: FastifyInstance, opts: RevealRoutesOptio
       doc: `${read.record!.entity}:${recordId}`,
       version: null,
       details: { callId: read.id, field: asked.field, kind: found.kind, reason: asked.reason },
+      summary: JSON.stringify({ campo: asked.field, motivo: asked.reason }),
     })
     request.log.info({ event: 'personal_revealed', userId: session.userId, call: read.id, field: asked.field }, 'personal value revealed')
     return { value }
