@@ -6,6 +6,7 @@ import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
 import type { AuditLog } from './audit/audit-log'
 import { auditRoutes } from './audit/audit-routes'
+import { revealRoutes } from './personal/reveal-routes'
 import { AuditWriter } from './audit/audit-writer'
 import { CallAudit } from './audit/call-audit'
 import { brandRoutes } from './brand/brand-routes'
@@ -239,6 +240,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(catalogueRoutes, { gate, catalogue })
   await app.register(searchRoutes, { gate, screens, menus, catalogue, checker, upstream, production: config.production, comparadorUrl: config.comparadorUrl })
   await app.register(auditRoutes, { gate, log: stores.audit, brands, catalogue, checker, upstream })
+  await app.register(revealRoutes, { gate, catalogue, checker, upstream, audit: auditWriter })
   const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })

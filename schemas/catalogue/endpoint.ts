@@ -16,9 +16,11 @@ export type HttpMethod = Type.Static<typeof HttpMethod>
 /**
  * Kinds of personal data. Query parameters marked with one are masked in the access log;
  * answer fields marked with one are what governance masks. `free` is text that may hold
- * anything (a list filter's query): masked in logs, not in answers.
+ * anything (a list filter's query): masked in logs, not in answers. `text` is an answer's free
+ * text that may mention a customer's data (a history note): what looks like an IBAN, a NIF, a
+ * phone or an e-mail in it is masked in place.
  */
-export const PersonalKind = Type.Enum(['iban', 'nif', 'phone', 'email', 'address', 'cups', 'free'])
+export const PersonalKind = Type.Enum(['iban', 'nif', 'phone', 'email', 'address', 'cups', 'free', 'text'])
 export type PersonalKind = Type.Static<typeof PersonalKind>
 
 const ParamType = Type.Enum(['string', 'integer', 'number', 'boolean', 'date', 'datetime'])
@@ -157,6 +159,11 @@ export const Endpoint = Type.Object(
      * (`Items[].Titular.Nif`: `nif`).
      */
     personal: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PersonalKind)),
+    /**
+     * The answer's personal data only repeats what the request sent (a validator's normalised
+     * input): the BFF masks it in logs but not in the answer, since the user typed it.
+     */
+    personalEcho: Type.Optional(Type.Boolean()),
     /** The toast of a failure: titled by area, the server's text or else this message (spec §8); Spanish, or Spanish and English. */
     error: Type.Object({ area: CallText, message: Type.Optional(CallText) }, { additionalProperties: false }),
   },

@@ -1,5 +1,8 @@
 import type { PersonalKind } from '../../schemas/catalogue/endpoint'
-import { maskValue } from '../lib/log-redaction'
+import { maskAs, maskText } from '../../schemas/personal-data'
+
+/** The masks themselves are shared with the BFF's answers (schemas/personal-data.ts). */
+export { maskAs, maskEmail, maskIban, maskNif, maskPhone, maskText, SECRET_PLACEHOLDER } from '../../schemas/personal-data'
 
 /**
  * Personal data as the audit keeps it: enough to tell two values apart, never the value.
@@ -10,7 +13,6 @@ import { maskValue } from '../lib/log-redaction'
 
 /** Text longer than this is cut (with an ellipsis). */
 export const MAX_TEXT = 120
-export const SECRET_PLACEHOLDER = '[oculto]'
 
 /** Field names that hold secrets: never kept, masked or not. */
 const SECRET_NAME = /pass(word)?|contrase|token|secret|^clave$/i
@@ -25,68 +27,6 @@ export const isSecretName = (name: string) => SECRET_NAME.test(name)
 
 export function kindOfName(name: string): PersonalKind | undefined {
   return NAME_KINDS.find(([re]) => re.test(name))?.[1]
-}
-
-/** `ES91 **** **** **** **** 1332`: the country and check digits, and the last four. */
-export function maskIban(value: string): string {
-  const plain = value.replace(/[\s-]/g, '').toUpperCase()
-  if (plain.length < 9) return '****'
-  const hidden = plain.length - 8
-  return `${plain.slice(0, 4)} ${Array.from({ length: Math.ceil(hidden / 4) }, () => '****').join(' ')} ${plain.slice(-4)}`
-}
-
-/** `*****678Z`: the last three digits and the letter. */
-export function maskNif(value: string): string {
-  const plain = value.replace(/[\s-]/g, '').toUpperCase()
-  if (plain.length < 6) return '****'
-  return `${'*'.repeat(plain.length - 4)}${plain.slice(-4)}`
-}
-
-/** `******456`: the last three digits. */
-export function maskPhone(value: string): string {
-  const digits = value.replace(/\D/g, '')
-  if (digits.length < 6) return '****'
-  const local = digits.length > 9 ? digits.slice(-9) : digits
-  return `${'*'.repeat(local.length - 3)}${local.slice(-3)}`
-}
-
-/** `a***@dominio.es`. */
-export function maskEmail(value: string): string {
-  const at = value.lastIndexOf('@')
-  if (at < 1) return maskValue(value)
-  return `${value[0]}***${value.slice(at)}`
-}
-
-export function maskAs(kind: PersonalKind, value: string): string {
-  switch (kind) {
-    case 'iban':
-      return maskIban(value)
-    case 'nif':
-      return maskNif(value)
-    case 'phone':
-      return maskPhone(value)
-    case 'email':
-      return maskEmail(value)
-    default:
-      return maskValue(value)
-  }
-}
-
-const IBAN_IN_TEXT = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?\d[A-Z0-9]{0,3})?\b/gi
-const API_KEY_IN_TEXT = /\b(pk_[0-9a-f]{16})\.[A-Za-z0-9_-]{8,}/g
-const NIF_IN_TEXT = /\b(?:\d{8}|[XYZ][ -]?\d{7})[ -]?[A-Z]\b/gi
-const CIF_IN_TEXT = /\b[ABCDEFGHJNPQRSUVW][ -]?\d{7}[0-9A-J]\b/gi
-const PHONE_IN_TEXT = /(?<![\w+])(?:\+34[ -]?|0034[ -]?)?[6789](?:[ -]?\d){8}(?![\w])/g
-
-/** Text with whatever looks like personal data or a key masked in place. */
-export function maskText(text: string): string {
-  if (!/\d/.test(text)) return text
-  return text
-    .replace(IBAN_IN_TEXT, (m) => (m.replace(/[\s-]/g, '').length >= 15 ? maskIban(m) : m))
-    .replace(API_KEY_IN_TEXT, (_m, publicId: string) => `${publicId}.${SECRET_PLACEHOLDER}`)
-    .replace(NIF_IN_TEXT, maskNif)
-    .replace(CIF_IN_TEXT, maskNif)
-    .replace(PHONE_IN_TEXT, maskPhone)
 }
 
 /** Cut to MAX_TEXT characters. */

@@ -50,6 +50,8 @@ export interface AdminAction {
   doc: string
   version: number | null
   details: Record<string, unknown>
+  /** What the user sent, as the audit shows it («Datos enviados»), when the action has something to show. */
+  summary?: string
   /** When it happened (ms); now by default. */
   at?: number
 }
@@ -90,6 +92,7 @@ export class AuditWriter {
       ...(origin.onBehalfOf ? { onBehalfOf: origin.onBehalfOf } : {}),
       call: origin.call,
       ...(record ? { record } : {}),
+      ...(action.summary !== undefined ? { summary: action.summary } : {}),
       outcome: { status: origin.status, ok: origin.status < 400 },
       requestId: origin.requestId,
       action: action.action,

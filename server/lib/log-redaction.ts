@@ -5,12 +5,7 @@
  * query may hold anything, a password-reset link's token for one). Headers and bodies are
  * redacted by path in the logger.
  */
-
-/** Keeps the first and last two characters of a value: enough to correlate, not to use. */
-export function maskValue(value: string): string {
-  if (value.length <= 4) return '****'
-  return `${value.slice(0, 2)}${'*'.repeat(Math.min(value.length - 4, 12))}${value.slice(-2)}`
-}
+import { maskValue } from '../../schemas/personal-data'
 
 /**
  * The URL with query values masked: those of the parameters named in `personal` (an array

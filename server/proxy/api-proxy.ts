@@ -5,6 +5,7 @@ import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { checkJsonBody } from '../catalogue/call-check'
 import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
+import { AnswerMasks, AnswerTooLarge, dropMaskedFields, MASKED_ANSWER_MAX_BYTES, maskJson, wholeBody } from '../personal/answer-masking'
 import type { SessionGate } from '../session/session-gate'
 import type { Session } from '../session/session-store'
 import { exchange, type UpstreamExchange } from '../upstream/upstream-exchange'
@@ -44,6 +45,9 @@ declare module 'fastify' {
   }
 }
 
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value)
+/** What a user reads when an answer holding personal data could not be masked. */
+const MASKED_ANSWER_REFUSED = 'No se ha podido preparar la respuesta del servidor. Inténtalo de nuevo más tarde.'
 const isJson = (type: string | undefined) => type !== undefined && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)
 const isMultipart = (type: string | undefined) => type !== undefined && /^multipart\/form-data\s*;/i.test(type)
 
@@ -61,6 +65,7 @@ const isMultipart = (type: string | undefined) => type !== undefined && /^multip
  */
 export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit }) {
   const { upstream, gate, checker, audit } = opts
+  const masks = new AnswerMasks()
   app.decorateRequest('apiCall', null)
   app.decorateRequest('auditing', null)
 
@@ -192,6 +197,12 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
         request.log.warn({ event: 'api_refused', status: 400, call: call.id, reason: problem }, 'api call refused by the catalogue')
         return sendError(reply, 400, problem)
       }
+      // A field still holding the masked value the user was shown is left out: the upstream
+      // keeps the real one (the audit's summary shows the body as sent on).
+      if (call.effect === 'mutation') {
+        const dropped = dropMaskedFields(request.body)
+        if (dropped.length > 0) request.log.info({ event: 'masked_fields_dropped', call: call.id, fields: dropped }, 'masked values left out of a write')
+      }
       // The body the upstream gets is the one checked: re-serialised, so a duplicate key or an
       // odd encoding cannot mean one thing here and another there.
       if (request.body !== undefined) body = JSON.stringify(request.body)
@@ -220,6 +231,9 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     headers['x-request-id'] = String(request.id)
     headers['x-forwarded-host'] = request.host
     headers['x-forwarded-proto'] = request.protocol
+    // An answer with personal data is read whole and masked: asked for uncompressed.
+    const mask = masks.of(call)
+    if (mask) headers['accept-encoding'] = 'identity'
 
     // The record as it was, for the audit's before/after (mutations declaring their record's read call).
     if (request.auditing?.call.record?.read) await audit.readBefore(request)
@@ -227,7 +241,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     let answer: UpstreamExchange
     try {
       // The client retries GETs once (spec §9): the BFF does not retry, or it would multiply that.
-      answer = await exchange(upstream.pool, { method: request.method as 'GET', path: checked.upstreamPath, headers, body: body as never }, BUFFERED_MAX_BYTES)
+      answer = await exchange(upstream.pool, { method: request.method as 'GET', path: checked.upstreamPath, headers, body: body as never }, mask ? MASKED_ANSWER_MAX_BYTES : BUFFERED_MAX_BYTES)
     } catch (err) {
       if (err instanceof undiciErrors.InvalidArgumentError) return sendError(reply, 400, 'Petición no válida.')
       const mapped = toUpstreamError(err)
@@ -244,7 +258,29 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       const value = answer.headers[name]
       if (value !== undefined && !STRIPPED_ANSWER.has(name)) answerHeaders[name] = value
     }
+    // Masked whatever its declared type (a JSON answer mislabelled must not slip through clear);
+    // only a failure's text that is not JSON goes on as it is.
+    if (mask && (answer.statusCode < 400 || isJson(first(answer.headers['content-type'])))) {
+      const masked = await maskedBody(request, answer)
+      if (masked === undefined) return sendError(reply, 502, MASKED_ANSWER_REFUSED)
+      delete answerHeaders['content-length']
+      return reply.code(answer.statusCode).headers(answerHeaders).send(masked)
+    }
     return reply.code(answer.statusCode).headers(answerHeaders).send(answer.body)
+  }
+
+  /** The answer with its personal data masked (the catalogue's map); undefined when it cannot be read or checked. */
+  const maskedBody = async (request: FastifyRequest, answer: UpstreamExchange): Promise<Buffer | undefined> => {
+    const call = request.apiCall!.call
+    try {
+      const masked = maskJson(await wholeBody(answer.body), masks.of(call)!)
+      if (!masked) request.log.warn({ event: 'masked_answer_refused', call: call.id, reason: 'not JSON' }, 'answer with personal data not passed on')
+      return masked
+    } catch (err) {
+      const reason = err instanceof AnswerTooLarge ? 'too large' : (err as Error).message
+      request.log.warn({ event: 'masked_answer_refused', call: call.id, reason }, 'answer with personal data not passed on')
+      return undefined
+    }
   }
 
   app.all('/api/*', forward)

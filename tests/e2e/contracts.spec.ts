@@ -150,7 +150,9 @@ test.describe('contracts', () => {
     // a seeded contract gives a real client
     const res = await page.request.get('/api/contract?pageSize=1&filterColumns[0]=TipoTitular&filterQueries[0]=fisica')
     const { Items } = await res.json()
-    const nif = Items[0].Nif as string
+    // Lists carry the NIF masked (issue 16): the admin reveals it, with a reason, to type it.
+    const revealed = await page.request.post('/bff/personal/reveal', { headers: { 'X-CSRF': '1' }, data: { call: 'contract.detail', record: Items[0].CodigoContrato, field: 'Nif', reason: 'Alta de un cliente existente (prueba)' } })
+    const nif = ((await revealed.json()) as { value: string }).value
     await page.goto('/soluciones/contratos/alta')
     await textField(wizard(page), 'NIF / NIE / CIF').fill(nif)
     await expect(wizard(page).getByText(/Cliente existente:/)).toBeVisible()

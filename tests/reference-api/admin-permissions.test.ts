@@ -126,7 +126,7 @@ describe('groups', () => {
     const groups = (await admin.get<Group[]>('/api/grupousuarios/user-groups')).body
     const mine = groups.find((g) => g.Id === created.body.Id)!
     expect(mine).toMatchObject({ NumUsuarios: 1, Permisos: [{ NombreNormalizado: 'VERINCIDENCIAS' }] })
-    expect(groups.find((g) => g.Nombre === 'Administradores')!.Permisos.map((p) => p.NombreNormalizado)).toEqual(['GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERRENOVACIONES'])
+    expect(groups.find((g) => g.Nombre === 'Administradores')!.Permisos.map((p) => p.NombreNormalizado)).toEqual(['GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERDATOSPERSONALES', 'VERRENOVACIONES'])
 
     const removed = await admin.delete<Group>('/api/grupousuarios/remove-permiso-a-user-group', { PermisoId: perm.Id, GrupoId: created.body.Id })
     expect(removed.body.Permisos).toEqual([])

@@ -34,7 +34,7 @@ describe('sign-in through the BFF against the reference API', () => {
     // Plain http in a test run: not Secure (Secure comes with https and in production).
     expect(cookie).not.toMatch(/; Secure/i)
     expect(res.body.user.Email).toBe('admin@portal.test')
-    expect(res.body.user.Permisos.map((p: { NombreNormalizado: string }) => p.NombreNormalizado).sort()).toEqual(['GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERRENOVACIONES'])
+    expect(res.body.user.Permisos.map((p: { NombreNormalizado: string }) => p.NombreNormalizado).sort()).toEqual(['GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERDATOSPERSONALES', 'VERRENOVACIONES'])
     const body = JSON.stringify(res.body)
     expect(body).not.toMatch(/token/i)
     expect(body).not.toMatch(/eyJ/) // no JWT anywhere

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { isMasked } from '../../../schemas/personal-data'
 import type { Field } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { LOADING_CLEAR_DELAY } from '../../api/use-delayed-flag'
@@ -14,7 +15,9 @@ export function useServerValidator(validator: Field['validator'], value: unknown
   const [check, setCheck] = useState<ServerCheck>({ state: 'idle' })
   const text = typeof value === 'string' ? value.trim() : ''
   useEffect(() => {
-    if (!validator || !text) {
+    // A masked value the form was given (issue 16) is left as it is: nothing to check, and the
+    // BFF keeps the real one unless the user types a new value.
+    if (!validator || !text || isMasked(text)) {
       setCheck({ state: 'idle' })
       return
     }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { isMasked } from '../../../schemas/personal-data'
 import type { DetailNode } from '../../../schemas/screen'
 import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
@@ -11,6 +12,7 @@ import { messages } from '../messages'
 import { NodeList } from '../node-renderer'
 import { CellValue } from '../table/CellValue'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
+import { MaskedValue, RevealSourceContext, useRevealSource, type RevealSource } from './MaskedValue'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
@@ -30,17 +32,21 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
     meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: node.title ? l(node.title) : t('detail.title'), fallbackMessage: loadError },
   })
   const failure = useFailureText(query.error, node.errorMessage, loadError)
-  if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} />
+  const inherited = useRevealSource()
+  // A detail of the enclosing record's own data reveals through the record's request; one of a part of it cannot (its paths are the part's).
+  if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} source={dataPath(fromData) === 'data' ? inherited : undefined} />
   // An error wins over the record shown before it: a detail that failed to refresh says so.
   if (query.isError) return <ErrorState onRetry={() => void query.refetch()}>{failure}</ErrorState>
   if (query.isPending) return <LoadingState label={node.title ? undefined : t('detail.title')} lines={4} className="card" />
   const data = node.source.path ? getPath(query.data, node.source.path) : query.data
   // No record in the answer: said, never drawn as a form of blank fields.
   if (data == null) return <EmptyState icon="pi pi-file">{t('detail.empty')}</EmptyState>
-  return <DetailBody node={node} data={data} ownerId={key} />
+  // Values of a record read by its own request can be revealed through it; a sub-path of the answer cannot (its field paths are not the answer's).
+  const source = node.source.path ? undefined : { endpoint: endpoint.slice(1), params }
+  return <DetailBody node={node} data={data} ownerId={key} source={source} />
 }
 
-function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; ownerId: string }) {
+function DetailBody({ node, data, ownerId, source }: { node: DetailNode; data: unknown; ownerId: string; source?: RevealSource }) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const ctx = useRenderContext()
@@ -61,7 +67,11 @@ function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; 
                 <div key={f.field} className="detail-grid__item">
                   <dt>{l(f.label)}</dt>
                   <dd>
-                    <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link, itemField: f.itemField, colorField: f.colorField, labelField: f.labelField }} row={row} />
+                    {(() => {
+                      const cell = <CellValue column={{ field: f.field, format: f.format, badges: f.badges, link: f.link, itemField: f.itemField, colorField: f.colorField, labelField: f.labelField }} row={row} />
+                      // A value the BFF masked: shown masked, with «Mostrar» for whoever may reveal it.
+                      return source && isMasked(getPath(row, f.field)) ? <MaskedValue masked={cell} field={f.field} source={source} /> : cell
+                    })()}
                   </dd>
                 </div>
               ))}
@@ -69,7 +79,11 @@ function DetailBody({ node, data, ownerId }: { node: DetailNode; data: unknown; 
           </div>
         ))}
       </section>
-      {node.children && <NodeList nodes={node.children} />}
+      {node.children && (
+        <RevealSourceContext value={source}>
+          <NodeList nodes={node.children} />
+        </RevealSourceContext>
+      )}
     </RenderContext>
   )
 }

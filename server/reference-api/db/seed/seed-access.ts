@@ -13,10 +13,11 @@ export const PERMISOS = [
   ['Ver renovaciones', 'VERRENOVACIONES', 'Acceso a la lista de renovaciones y a sus acciones.'],
   ['Gestión de accesos', 'GESTORACCESS', 'Administración de usuarios, grupos, permisos, usuarios de API y claves.'],
   ['Menú productos baterías', 'MENUPRODUCTOSBATERIAS', 'Acceso a la calculadora de baterías y a sus ofertas.'],
+  ['Ver datos personales', 'VERDATOSPERSONALES', 'Mostrar en claro, dando un motivo, los datos personales de clientes que el portal enseña enmascarados.'],
 ] as const
 
 const GRUPOS = [
-  ['Administradores', 'Acceso completo al portal.', ['VERRENOVACIONES', 'GESTORACCESS', 'MENUPRODUCTOSBATERIAS']],
+  ['Administradores', 'Acceso completo al portal.', ['VERRENOVACIONES', 'GESTORACCESS', 'MENUPRODUCTOSBATERIAS', 'VERDATOSPERSONALES']],
   ['Backoffice', 'Equipo de gestión de contratos y renovaciones.', ['VERRENOVACIONES']],
   ['Comerciales', 'Agentes y canal de venta.', []],
   ['Productos', 'Venta de soluciones de autoconsumo y baterías.', ['MENUPRODUCTOSBATERIAS']],
