@@ -118,13 +118,13 @@ function readExpiry(text: string | null | undefined, nowMs: number): string {
   return isoInstant(ms)
 }
 
-/** `Scopes`: a non-empty list of declared scope names; none given: the read scopes. */
+/** `Scopes`: a list of declared scope names; none given (absent, null or an empty list, as a form sends it): the read scopes. */
 function readScopes(body: Record<string, unknown>): string[] {
   const raw = body.Scopes ?? body.scopes
   if (raw === undefined || raw === null) return defaultApiScopes()
   if (!Array.isArray(raw) || raw.some((s) => typeof s !== 'string')) fail(400, 'Los ámbitos (Scopes) deben ser una lista de nombres.')
   const names = [...new Set((raw as string[]).map((s) => s.trim()))]
-  if (names.length === 0) fail(400, 'Elige al menos un ámbito para la clave (Scopes).')
+  if (names.length === 0) return defaultApiScopes()
   const unknown = names.find((n) => !isApiScope(n))
   if (unknown !== undefined) fail(400, `Ámbito desconocido: «${unknown.slice(0, 40)}» (${allApiScopes().join(', ')}).`)
   return allApiScopes().filter((s) => names.includes(s))
