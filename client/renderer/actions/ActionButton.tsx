@@ -36,7 +36,9 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
   const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
   const ctx: TemplateContext = { ...base, ...extra }
-  if (!evalCondition(action.visibleWhen, ctx)) return null
+  const reveal = revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />
+  // A secret shown once outlives the button: the action may hide itself once done (a rotated key's «Rotar»).
+  if (!evalCondition(action.visibleWhen, ctx)) return reveal || null
   const label = l(action.label)
 
   const onClick = async () => {
@@ -93,7 +95,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
       {action.kind === 'dialog' && action.content && viewCtx && (
         <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />
       )}
-      {revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />}
+      {reveal}
     </>
   )
 }
