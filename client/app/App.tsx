@@ -13,6 +13,7 @@ import { messages } from './messages'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
 import { ToastHost } from './ToastHost'
+import { RevealHost } from '../renderer/actions/RevealDialog'
 
 /** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
 const primeValue = {
@@ -77,6 +78,7 @@ function ManifestGate() {
   return (
     <>
       <ToastHost pageDrawn={drawn || isError} />
+      <RevealHost />
       {isError ? (
         <div className="boot-error" role="alert">
           <p>{t('boot.unreachable')}</p>

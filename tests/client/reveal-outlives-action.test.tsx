@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ActionSpec } from '../../schemas/screen'
 import { ActionButton } from '../../client/renderer/actions/ActionButton'
+import { RevealHost } from '../../client/renderer/actions/RevealDialog'
 
 afterEach(() => {
   cleanup()
@@ -22,14 +23,15 @@ const rotate: ActionSpec = {
 }
 
 describe('a secret revealed by an action', () => {
-  it('stays shown when the refreshed row hides the action, until the user closes it', async () => {
+  it('stays shown when the refreshed row hides or drops the action, until the user closes it', async () => {
     const fetchMock = vi.fn(async () => new Response(JSON.stringify({ ApiKey: 'pk_2222222222222222', Clave: 'pk_2222222222222222.secreto' }), { status: 201, headers: { 'content-type': 'application/json' } }))
     vi.stubGlobal('fetch', fetchMock)
     const client = new QueryClient()
-    const ui = (estado: string) => (
+    const ui = (estado: string | null) => (
       <QueryClientProvider client={client}>
         <MemoryRouter>
-          <ActionButton action={rotate} extra={{ row: { ApiKey: 'pk_1111111111111111', Estado: estado } }} />
+          {estado !== null && <ActionButton action={rotate} extra={{ row: { ApiKey: 'pk_1111111111111111', Estado: estado } }} />}
+          <RevealHost />
         </MemoryRouter>
       </QueryClientProvider>
     )
@@ -39,6 +41,9 @@ describe('a secret revealed by an action', () => {
     // the list refreshes: the old key is now rotating and its «Rotar» is gone, the secret is not
     rerender(ui('en-rotacion'))
     expect(screen.queryByRole('button', { name: 'Rotar' })).toBeNull()
+    expect(screen.getByTestId('revealed-value').textContent).toBe('pk_2222222222222222.secreto')
+    // the list redraws its rows (the button is gone altogether): still shown
+    rerender(ui(null))
     expect(screen.getByTestId('revealed-value').textContent).toBe('pk_2222222222222222.secreto')
     fireEvent.click(screen.getByRole('button', { name: 'Hecho' }))
     await waitFor(() => expect(screen.queryByTestId('revealed-value')).toBeNull())

@@ -2,12 +2,12 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Suspense, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
+import type { ActionSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { lazyComponent } from '../../ui/lazy-component'
 import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
-import { RevealDialog } from './RevealDialog'
+import { showRevealed } from './reveal-store'
 import { ViewDialog } from './ViewDialog'
 import { runAction } from './run-action'
 
@@ -34,11 +34,8 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const [busy, setBusy] = useState(false)
   const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
   const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
-  const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
   const ctx: TemplateContext = { ...base, ...extra }
-  const reveal = revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />
-  // A secret shown once outlives the button: the action may hide itself once done (a rotated key's «Rotar»).
-  if (!evalCondition(action.visibleWhen, ctx)) return reveal || null
+  if (!evalCondition(action.visibleWhen, ctx)) return null
   const label = l(action.label)
 
   const onClick = async () => {
@@ -55,7 +52,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
         setViewCtx(full)
         return
       }
-      await runAction(action, full, { client, navigate, ownerId, reveal: (value, spec) => setRevealed({ value, spec }) })
+      await runAction(action, full, { client, navigate, ownerId, reveal: showRevealed })
     } finally {
       setBusy(false)
     }
@@ -88,14 +85,13 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
             ctx={formCtx}
             ownerId={ownerId}
             onClose={() => setFormCtx(null)}
-            onReveal={(value, spec) => setRevealed({ value, spec })}
+            onReveal={showRevealed}
           />
         </Suspense>
       )}
       {action.kind === 'dialog' && action.content && viewCtx && (
         <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />
       )}
-      {reveal}
     </>
   )
 }
