@@ -199,8 +199,11 @@ export type Field = Type.Static<typeof Field>
 
 // ── table ───────────────────────────────────────────────────────────────────
 
-/** `changes`: a list of `{ field, before, after }` (a record's changed fields, as the audit keeps them), one per line. */
-export const ColumnFormat = Type.Enum(['text', 'number', 'integer', 'money', 'energy', 'power', 'percent', 'date', 'datetime', 'boolean', 'badge', 'link', 'code', 'changes'])
+/**
+ * `changes`: a list of `{ field, before, after }` (a record's changed fields, as the audit keeps them), one per line.
+ * `tags`: a list of short values (an API key's scopes), each drawn as a tag.
+ */
+export const ColumnFormat = Type.Enum(['text', 'number', 'integer', 'money', 'energy', 'power', 'percent', 'date', 'datetime', 'boolean', 'badge', 'link', 'code', 'changes', 'tags'])
 export type ColumnFormat = Type.Static<typeof ColumnFormat>
 
 export const ColumnFilter = Type.Object(

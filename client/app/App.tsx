@@ -12,6 +12,7 @@ import { messages } from './messages'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
 import { ToastHost } from './ToastHost'
+import { RevealHost } from '../renderer/actions/RevealDialog'
 
 /** Loads the manifest, applies the brand, then draws the routes the manifest lists. */
 function ManifestGate() {
@@ -52,6 +53,7 @@ function ManifestGate() {
   return (
     <>
       <ToastHost pageDrawn={drawn || isError} />
+      <RevealHost />
       {isError ? (
         <div className="boot-error" role="alert">
           <p>{t('boot.unreachable')}</p>

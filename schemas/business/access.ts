@@ -98,10 +98,37 @@ export const ApiKey = Type.Object(
     CreadaPor: Nullable(Type.String()),
     UltimoUso: Nullable(Instant),
     FechaExpiracion: Nullable(Instant),
+    /** The scopes it holds (schemas/business/api-scopes.ts). */
+    Scopes: Type.Array(Type.String()),
+    /** The client address of its last accepted call. */
+    UltimoUsoIp: Nullable(Type.String()),
+    /** `revocada` (disabled), `caducada` (expired, or rotated and past its overlap window), `en-rotacion`, `activa`. */
+    Estado: Type.Enum(['activa', 'en-rotacion', 'caducada', 'revocada']),
+    /** A rotated key works until then. */
+    RotadaHasta: Nullable(Instant),
+    /** The key that replaced it in a rotation, and the key it replaced. */
+    SustituidaPor: Nullable(Type.String()),
+    SustituyeA: Nullable(Type.String()),
   },
   CLOSED,
 )
 export type ApiKey = Type.Static<typeof ApiKey>
+
+/** A row of `GET api/apikey/scopes`: a scope keys can hold, with the public calls it opens. */
+export const ApiScope = Type.Object(
+  {
+    Scope: Type.String(),
+    Nombre: Type.String(),
+    Descripcion: Type.String(),
+    Tipo: Type.Enum(['lectura', 'escritura']),
+    /** Given to a key generated without a choice of scopes. */
+    PorDefecto: Type.Boolean(),
+    /** `GET /api/public/v1/contratos`, … */
+    Llamadas: Type.Array(Type.String()),
+  },
+  CLOSED,
+)
+export type ApiScope = Type.Static<typeof ApiScope>
 
 /** A row of `GET api/apiusers/listado-api-user` (paged). */
 export const ApiUserRow = Type.Object(

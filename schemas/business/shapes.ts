@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { DashboardSummary } from '../dashboard'
 import { SessionUser } from '../session-user'
-import { ApiKey, ApiUserDetail, ApiUserRow, Group, Permission, PermissionRef, Preference, UserDetail, UserRow } from './access'
+import { ApiKey, ApiScope, ApiUserDetail, ApiUserRow, Group, Permission, PermissionRef, Preference, UserDetail, UserRow } from './access'
 import { AgentDetail, AgentNode, AgentRow, LinkableUser } from './agents'
 import { CalculationAnswer, SavingsPeriod } from './battery'
 import { ComparisonRow, SavedComparison } from './comparator'
@@ -32,6 +32,7 @@ export const ANSWER_SHAPES = {
   'access.apiUserPage': Paged(ApiUserRow),
   'access.apiUser': ApiUserDetail,
   'access.apiKeys': Type.Array(ApiKey),
+  'access.apiScopes': Type.Array(ApiScope),
   'access.preferences': Type.Array(Preference),
   'agents.page': Paged(AgentRow),
   'agents.detail': AgentDetail,

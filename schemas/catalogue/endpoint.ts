@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { API_SCOPE_PATTERN } from '../business/api-scopes'
 import { LocalizedText } from '../i18n'
 
 /**
@@ -125,6 +126,8 @@ export const Endpoint = Type.Object(
     access: Type.Optional(Type.Enum(['session', 'public', 'apiKey', 'bff'])),
     /** The permission the upstream requires for it (checked by the BFF as well). */
     permission: Type.Optional(Permission),
+    /** `apiKey` calls: the scope the key must hold (schemas/business/api-scopes.ts); none: any valid key. */
+    scope: Type.Optional(Type.String({ pattern: API_SCOPE_PATTERN })),
     /** A read changes nothing, whatever its method (a POST that searches is a read). */
     effect: Type.Enum(['read', 'mutation']),
     pathParams: Type.Optional(Type.Record(Type.String(), Param)),

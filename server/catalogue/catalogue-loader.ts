@@ -3,6 +3,7 @@ import { CatalogueFile, type Endpoint } from '../../schemas/catalogue/endpoint'
 import { SHIPPED_CATALOGUE } from '../../schemas/catalogue/index'
 import { CallIndex } from '../../schemas/catalogue/match'
 import { PAGING_PARAMS } from '../../schemas/catalogue/paging'
+import { isApiScope } from '../../schemas/business/api-scopes'
 import { isShapeName } from '../../schemas/business/shapes'
 import { validatorFor } from '../lib/validate'
 
@@ -73,6 +74,10 @@ function checkCoherence(call: Endpoint): void {
     for (const name of PAGING_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la paginación y no se declara.`)
   }
   if (call.method === 'GET' && call.body) throw new CatalogueError(`${where}: una llamada GET no lleva cuerpo.`)
+  if (call.scope !== undefined) {
+    if (call.access !== 'apiKey') throw new CatalogueError(`${where}: solo una llamada de la API pública (access apiKey) necesita un ámbito («scope»).`)
+    if (!isApiScope(call.scope)) throw new CatalogueError(`${where}: el ámbito «${call.scope}» no está declarado (schemas/business/api-scopes.ts).`)
+  }
   if (call.shape !== undefined) {
     if (!isShapeName(call.shape)) throw new CatalogueError(`${where}: la forma de la respuesta «${call.shape}» no está registrada (schemas/business/shapes.ts).`)
     if ((call.answer ?? 'json') !== 'json') throw new CatalogueError(`${where}: solo una respuesta JSON tiene forma.`)

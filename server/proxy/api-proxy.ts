@@ -227,6 +227,8 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     // The public API console tries integrations' keys: the key goes to those calls only.
     const apiKey = request.headers['x-api-key']
     if (call.access === 'apiKey' && typeof apiKey === 'string') headers['x-api-key'] = apiKey
+    // The client address the upstream records as a key's last use (request.ip honours TRUST_PROXY).
+    if (call.access === 'apiKey') headers['x-forwarded-for'] = request.ip
     headers['x-brand-domain'] = request.brand.Domain
     headers['x-request-id'] = String(request.id)
     headers['x-forwarded-host'] = request.host

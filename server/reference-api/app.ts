@@ -20,6 +20,7 @@ import { MAX_FILE_BYTES, MAX_FILES } from './lib/documents'
 import { FaultRegistry, installFaults, parseFaultSpec } from './lib/faults'
 import { ApiFailure, sendText } from './lib/http'
 import { backfillLifecycle } from './lib/lifecycle-backfill'
+import { backfillKeyScopes } from './lib/api-keys'
 import { backfillRenewalPrices } from './lib/renewal-prices'
 import { OutboxMailer, type Mailer } from './mail/mailer'
 import { adminRoutes } from './routes/admin'
@@ -64,6 +65,7 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   const db = openReferenceDb(path.join(config.dataDir, 'reference-api.db'))
   await seedIfEmpty(db, { brandsDir: config.brandsDir, today: deps.seedDate, contractsPerBrand: config.seedContracts })
   backfillLifecycle(db)
+  backfillKeyScopes(db)
   backfillRenewalPrices(db)
   // Tests only: refused in production (no registry, no routes, the variable ignored).
   const faults = config.production ? null : new FaultRegistry(parseFaultSpec(config.faults ?? ''), now)
@@ -121,7 +123,7 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   app.addHook('onSend', async (_request, reply) => {
     reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(1)}`)
   })
-  installAccessHooks(app, { db, tokens, users })
+  installAccessHooks(app, { db, tokens, users, now })
   if (faults) installFaults(app, faults)
   // Contract documents (POST /api/contract/insert-documents): streamed, at most 10 files of 10 MB.
   await app.register(multipart, { limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 20, fieldSize: 10_000, parts: 40, headerPairs: 200 } })

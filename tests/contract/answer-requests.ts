@@ -91,6 +91,7 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
   'agent.detail': (k) => [{ pathParams: { id: k.agentId } }],
   'agent.linkableUsers': (k) => [{ pathParams: { id: k.agentId } }],
   'apiKey.list': (k) => [{ variant: 'all' }, { variant: 'one API user', query: { apiUserId: k.apiUserId } }],
+  'apiKey.scopes': () => [{}],
   'apiUser.list': () => [{ query: PAGE }],
   'apiUser.detail': (k) => [{ query: { id: k.apiUserId } }],
   'apiUser.permissions': (k) => [{ query: { id: k.apiUserId } }],

@@ -48,6 +48,8 @@ export const SPEC_CALLS = [
   'POST api/download-folders-files', 'DELETE api/delete-file', 'DELETE api/delete-folders-and-files', 'PUT api/move-files',
   // API keys
   'GET api/apikey', 'PUT api/apikey/toggle', 'POST api/apikey/generate', 'DELETE api/apikey/delete',
+  // (issue 16's additions to the contract: the scopes keys can hold, and rotation)
+  'GET api/apikey/scopes', 'POST api/apikey/rotate',
   // API users ("permission add (PUT) and remove (DELETE), single and multiple, with the same shapes as for users")
   'GET api/apiusers/api-user', 'POST api/apiusers/delete', 'POST api/apiusers/register-api-user', 'GET api/apiusers/listado-api-user', 'GET api/apiusers/permisos',
   'PUT api/apiusers/add-permisos-to-user', 'DELETE api/apiusers/remove-permisos', 'PUT api/apiusers/add-permiso-to-users-multiple',

@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Suspense, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
-import type { ActionSpec, AfterSpec } from '../../../schemas/screen'
+import type { ActionSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { lazyComponent } from '../../ui/lazy-component'
 import { useOfferAction } from '../../ui/offered-actions'
 import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
-import { RevealDialog } from './RevealDialog'
+import { showRevealed } from './reveal-store'
 import { ViewDialog } from './ViewDialog'
 import { useViewAs } from '../../api/manifest'
 import { useMessages } from '../../i18n/i18n'
@@ -43,7 +43,6 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const [busy, setBusy] = useState(false)
   const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
   const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
-  const [revealed, setRevealed] = useState<{ value: string; spec: NonNullable<AfterSpec['reveal']> } | null>(null)
   const t = useMessages(messages)
   // Viewing as someone is read-only: what would change data is shown, not offered.
   const readOnly = !!useViewAs() && changesData(action)
@@ -51,7 +50,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const visible = evalCondition(action.visibleWhen, ctx)
   const label = l(action.label)
   useOfferAction(
-    offer && visible && !disabled && OFFERED_KINDS.has(action.kind)
+    offer && visible && !disabled && !readOnly && OFFERED_KINDS.has(action.kind)
       ? { key: `${ownerId ?? 'page'}:${action.id}`, label, icon: action.icon, run: () => void onClick() }
       : null,
   )
@@ -71,7 +70,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
         setViewCtx(full)
         return
       }
-      await runAction(action, full, { client, navigate, ownerId, reveal: (value, spec) => setRevealed({ value, spec }) })
+      await runAction(action, full, { client, navigate, ownerId, reveal: showRevealed })
     } finally {
       setBusy(false)
     }
@@ -104,14 +103,13 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
             ctx={formCtx}
             ownerId={ownerId}
             onClose={() => setFormCtx(null)}
-            onReveal={(value, spec) => setRevealed({ value, spec })}
+            onReveal={showRevealed}
           />
         </Suspense>
       )}
       {action.kind === 'dialog' && action.content && viewCtx && (
         <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />
       )}
-      {revealed && <RevealDialog value={revealed.value} spec={revealed.spec} onClose={() => setRevealed(null)} />}
     </>
   )
 }

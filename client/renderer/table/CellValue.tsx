@@ -47,6 +47,17 @@ export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'for
     )
   }
   if (column.format === 'code') return <code className="code-cell" translate="no">{formatValue(value, 'text')}</code>
+  if (column.format === 'tags') {
+    const items = (Array.isArray(value) ? value : [value]).filter((v) => v !== null && v !== undefined && v !== '')
+    if (items.length === 0) return <span>—</span>
+    return (
+      <span className="tag-list" translate="no">
+        {items.map((item, i) => (
+          <Tag key={`${String(item)}-${i}`} value={String(item)} severity="secondary" />
+        ))}
+      </span>
+    )
+  }
   if (column.format === 'changes') {
     const changes = changesOf(value)
     if (changes.length === 0) return <span>—</span>
