@@ -12,6 +12,9 @@ describe('editing a versioned record', () => {
     const body = recordWithValues(base, fields, map, { Iban: 'ES2', 'Cliente.Email': 'b@x.es', 'Cliente.Municipio': 'Madrid', 'Cliente.ProvinciaId': 8 })
     expect(body).toEqual({ Id: 7, Iban: 'ES2', Cliente: { Email: 'b@x.es', Municipio: 'Madrid', Provincia: { Id: 8, Nombre: 'Madrid' }, Nif: '1Z' } })
     expect(base.Cliente.Provincia.Id).toBe(28)
+    // A submit body nests dotted names: the same record comes out.
+    const nested = recordWithValues(base, fields, map, { Iban: 'ES2', Cliente: { Email: 'b@x.es', Municipio: 'Madrid', ProvinciaId: 8 } })
+    expect(nested).toEqual(body)
   })
 
   it('lists the fields the other person changed, theirs beside yours, and re-applies only what you changed', () => {

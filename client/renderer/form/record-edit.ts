@@ -42,10 +42,16 @@ function setPath(record: Record<string, unknown>, path: string, value: unknown):
   at[keys.at(-1)!] = value
 }
 
-/** The record with the form's values at their paths (a PUT takes the record as its GET returned it). */
+/**
+ * The record with the form's values at their paths (a PUT takes the record as its GET returned
+ * it). The values may be flat (`Cliente.Nif` as one key) or nested, as a submit body is.
+ */
 export function recordWithValues(record: unknown, fields: readonly Field[], map: Record<string, string> | undefined, values: Record<string, unknown>): Record<string, unknown> {
   const out = record !== null && typeof record === 'object' && !Array.isArray(record) ? { ...(record as Record<string, unknown>) } : {}
-  for (const f of fields) if (f.name in values) setPath(out, pathOf(f, map), values[f.name])
+  for (const f of fields) {
+    const value = getPath(values, f.name)
+    if (value !== undefined) setPath(out, pathOf(f, map), value)
+  }
   return out
 }
 
