@@ -1,4 +1,5 @@
 import { Button } from 'primereact/button'
+import { useEffect, useRef } from 'react'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import type { TemplateContext } from '../template'
 import { messages } from './messages'
@@ -22,8 +23,13 @@ export function ConflictPanel(props: {
   const t = useMessages(messages)
   const { formId, conflict, ctx, busy, onReapply, onDiscard } = props
   const titleId = `${formId}-conflict-title`
+  // The save button is at the form's foot, the panel at its head: bring it into view.
+  const ref = useRef<HTMLElement>(null)
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' })
+  }, [conflict])
   return (
-    <section className="form-conflict" role="alert" aria-labelledby={titleId}>
+    <section ref={ref} className="form-conflict" role="alert" aria-labelledby={titleId}>
       <h3 id={titleId} className="form-conflict__title">
         <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {t('conflict.title')}
       </h3>
