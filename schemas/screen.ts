@@ -32,7 +32,12 @@ export type Text = Type.Static<typeof Text>
 const ApiPath = Type.String({ pattern: '^(api|bff)/[A-Za-z0-9/_{}.-]+$' })
 /** Parameters or body: values are literals or templates. */
 const Params = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]))
-const BodySpec = Type.Union([Type.Literal('values'), Type.Literal('row'), Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown()), Type.String()])
+/**
+ * A call's body: the form's `values`, the table's `row`, the `record` a versioned form was loaded
+ * from with the form's values written at their `initial.map` paths (a PUT that takes the record
+ * as its GET returned it), or a template.
+ */
+const BodySpec = Type.Union([Type.Literal('values'), Type.Literal('row'), Type.Literal('record'), Type.Record(Type.String(), Type.Unknown()), Type.Array(Type.Unknown()), Type.String()])
 const HttpMethod = Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')])
 const Severity = Type.Enum(['success', 'info', 'warning', 'danger', 'secondary', 'contrast', 'help'])
 const Identifier = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_-]{0,63}$' })
@@ -295,6 +300,12 @@ export const Screen = Type.Cyclic(
               path: Type.Optional(Type.String()),
               map: Type.Optional(Type.Record(Type.String(), Type.String())),
               when: Type.Optional(Condition),
+              /**
+               * The loaded record is a version being edited (no lost updates): its ETag goes back
+               * as If-Match on submit, and a 412 shows, field by field, what the other person
+               * changed beside what this user typed, to re-apply over the new version or discard.
+               */
+              versioned: Type.Optional(Type.Boolean()),
               ...ErrorSpec,
             },
             { additionalProperties: false },

@@ -81,6 +81,11 @@ export const Body = Type.Union([
       maxItems: Type.Optional(Type.Integer({ minimum: 1 })),
       /** The body may be left out altogether. */
       optional: Type.Optional(Type.Boolean()),
+      /**
+       * Personal data nested in the body (a record sent back as its GET returned it): dotted
+       * paths, `[]` for the items of an array, to their kind. Top-level fields say it in `fields`.
+       */
+      personal: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PersonalKind)),
     },
     { additionalProperties: false },
   ),

@@ -14,27 +14,29 @@ const MAX_SUMMARY = 2000
  */
 export function summarizeBody(call: Endpoint, body: unknown): string | undefined {
   if (body === undefined || call.body?.kind !== 'json') return undefined
-  const marked: Record<string, PersonalKind | undefined> = {}
-  for (const [name, field] of Object.entries(call.body.fields ?? {})) marked[name] = field.personal
+  // Marks by dotted path (`[]` dropped): the top-level fields', then the body's nested paths.
+  const marked = new Map<string, PersonalKind>()
+  for (const [name, field] of Object.entries(call.body.fields ?? {})) if (field.personal) marked.set(name, field.personal)
+  for (const [path, kind] of Object.entries(call.body.personal ?? {})) marked.set(path.replace(/\[\]/g, ''), kind)
   const itemKind = call.body.items?.personal
-  return cut(JSON.stringify(masked(body, 0, (name) => marked[name], itemKind)), MAX_SUMMARY)
+  return cut(JSON.stringify(masked(body, 0, '', marked, itemKind)), MAX_SUMMARY)
 }
 
-/** A value with its personal data masked; `kindOf` names the kind of a field of this level. */
-function masked(value: unknown, depth: number, kindOf: (name: string) => PersonalKind | undefined, kind?: PersonalKind): unknown {
+/** A value with its personal data masked; `path` is where it sits in the body (dotted). */
+function masked(value: unknown, depth: number, path: string, marked: ReadonlyMap<string, PersonalKind>, kind?: PersonalKind): unknown {
   if (typeof value === 'string') return maskedText(value, kind)
   if (typeof value === 'number') return kind ? maskedText(String(value), kind) : value
   if (value === null || typeof value !== 'object') return value
   if (depth >= MAX_DEPTH) return '…'
-  const nested = (name: string) => kindOfName(name)
   if (Array.isArray(value)) {
-    const items = value.slice(0, MAX_ITEMS).map((v) => masked(v, depth + 1, nested, kind))
+    const items = value.slice(0, MAX_ITEMS).map((v) => masked(v, depth + 1, path, marked, kind))
     return value.length > MAX_ITEMS ? [...items, `… (+${value.length - MAX_ITEMS})`] : items
   }
   const out: Record<string, unknown> = {}
   const entries = Object.entries(value as Record<string, unknown>)
   for (const [name, v] of entries.slice(0, MAX_KEYS)) {
-    out[name] = isSecretName(name) ? SECRET_PLACEHOLDER : masked(v, depth + 1, nested, kindOf(name) ?? kindOfName(name))
+    const at = path === '' ? name : `${path}.${name}`
+    out[name] = isSecretName(name) ? SECRET_PLACEHOLDER : masked(v, depth + 1, at, marked, marked.get(at) ?? kindOfName(name))
   }
   if (entries.length > MAX_KEYS) out['…'] = `+${entries.length - MAX_KEYS}`
   return out

@@ -11,6 +11,8 @@ export const SPEC_CALLS = [
   'GET api/contract/situacion-contratos', 'GET api/contract/cantidad-por-mes', 'GET api/contract/print', 'POST api/contract/insert-documents',
   'POST api/cups/isactive', 'PUT api/contract/update/situacion', 'PUT api/contract/update/situacion-firma', 'GET api/contract/kleen/is-valid',
   'GET api/contract/kleen/is-valid-withdoc', 'PUT api/contract/kleen/validar', 'GET api/contract/penalizacion', 'POST api/contract/insert',
+  // (the edit of the holder, contact and bank data is issue 16's addition to the contract)
+  'PUT api/contract/update',
   // Renewals
   'GET api/renovaciones', 'POST api/renovaciones/renovar', 'POST api/renovaciones/renovacion-descargar', 'GET api/renovaciones/subestados',
   'PUT api/renovaciones/change-subestado', 'GET api/renovaciones/export',
@@ -22,6 +24,8 @@ export const SPEC_CALLS = [
   // Agents
   'GET api/agentes', 'GET api/agentes/{id}', 'GET api/agentes/jerarquia/{id}', 'GET api/agentes/jerarquia/loggedUser', 'GET api/agentes/{id}/usuarios/asociables',
   'POST api/agentes/usuarios/asociar', 'POST api/agentes/usuarios/asociar/remove', 'GET api/agentes/export',
+  // (the edit of an agent is issue 16's addition to the contract)
+  'PUT api/agentes/update',
   // Users
   'GET api/usuarios', 'POST api/usuarios/register', 'PUT api/usuarios/update', 'DELETE api/usuarios/delete', 'PUT api/usuarios/change-pass-admin',
   'PUT api/usuarios/password', 'GET api/usuarios/{id}', 'POST api/usuarios/add-user-group', 'POST api/usuarios/add-user-group-multiple',

@@ -17,6 +17,8 @@ export function resolveCall(call: CallSpec, ctx: TemplateContext) {
   let body: unknown
   if (call.body === 'values') body = ctx.values
   else if (call.body === 'row') body = ctx.row
+  // The versioned form builds it from the record it holds (form/record-edit.ts).
+  else if (call.body === 'record') body = undefined
   else if (call.body !== undefined) body = resolveValue(call.body, ctx)
   return { method: call.method, endpoint, params, body }
 }

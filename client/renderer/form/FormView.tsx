@@ -10,6 +10,7 @@ import { RenderContext } from '../context'
 import { NodeList } from '../node-renderer'
 import { FieldRow } from './FieldRow'
 import { messages } from './messages'
+import { ConflictPanel } from './ConflictPanel'
 import { ReviewList } from './ReviewList'
 import type { SavedDraft } from './use-draft'
 import { useFormController, useFormSource } from './use-form-controller'
@@ -33,7 +34,7 @@ export function FormView(props: FormViewProps) {
   const source = useFormSource(props.form, { fallbackArea: props.fallbackArea, lastArea: props.lastArea })
   if (source.status === 'loading') return <LoadingSpinner className="form-loading" size={32} label={tf('form.loading')} />
   if (source.status === 'failed') return <Message severity="error" text={source.failure} />
-  return <FormBody {...props} loaded={source.loaded} area={source.area} lastArea={source.lastArea} draft={source.draft} />
+  return <FormBody {...props} loaded={source.loaded} version={source.version ?? null} area={source.area} lastArea={source.lastArea} draft={source.draft} />
 }
 
 /** The form's markup over its controller: fields or the review, steps, the draft notice, the buttons. */
@@ -45,15 +46,17 @@ function FormBody({
   onReveal,
   fallbackMessage,
   loaded,
+  version,
   area,
   draft,
   lastArea,
-}: Omit<FormViewProps, 'lastArea'> & { loaded: unknown; area: CallerText | undefined; lastArea: string; draft: SavedDraft | null }) {
+}: Omit<FormViewProps, 'lastArea'> & { loaded: unknown; version: string | null; area: CallerText | undefined; lastArea: string; draft: SavedDraft | null }) {
   const { l, t } = useI18n()
   const tf = useMessages(messages)
   const formRef = useRef<HTMLFormElement>(null)
   const c = useFormController(form, {
     loaded,
+    version,
     draft,
     area,
     lastArea,
@@ -119,6 +122,7 @@ function FormBody({
           }
         />
       )}
+      {c.conflict && <ConflictPanel formId={form.id} conflict={c.conflict} ctx={fieldCtx} busy={busy} onReapply={() => void c.reapply()} onDiscard={c.discardMine} />}
       {steps && (
         <ol className="form-steps" aria-label={tf('steps.label')}>
           {[...steps.map((s) => l(s.title)), ...(form.review ? [l(form.review.title)] : [])].map((title, i) => (

@@ -38,7 +38,8 @@ export function ReviewList({ steps, fields, values, ctx, onEdit }: { steps: NonN
   )
 }
 
-function ReviewValue({ field, value, ctx }: { field: Field; value: unknown; ctx: TemplateContext }) {
+/** A field's value as text, as the review and the conflict panel show it. */
+export function ReviewValue({ field, value, ctx }: { field: Field; value: unknown; ctx: TemplateContext }) {
   const { options } = useOptions(field.input === 'select' || field.input === 'multiselect' ? field.options : undefined, ctx)
   if (field.input === 'password') return <>{value ? '••••••••' : '—'}</>
   if (field.input === 'file') return <>{Array.isArray(value) && value.length ? (value as File[]).map((f) => f.name).join(', ') : '—'}</>

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
-import { api, send } from '../../api/client'
+import { api, ApiError, send, type QueryParams } from '../../api/client'
 import { reportError, useFailureText, type CallerText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { showToast } from '../../api/toast'
@@ -14,6 +14,7 @@ import { useScreenTitle } from '../screen-title'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { messages } from './messages'
 import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
+import { conflictsOf, reapplied, recordWithValues, type FieldConflict, type RecordVersion } from './record-edit'
 import { toBody, toFormData, validateField } from './validation'
 
 function emptyValue(f: Field): unknown {
@@ -42,8 +43,15 @@ export interface FormSourceOptions {
 export type FormSource = { area: CallerText | undefined; lastArea: string } & (
   | { status: 'loading' }
   | { status: 'failed'; failure: string | null } // null while the catalogue's wording loads
-  | { status: 'ready'; loaded: unknown; draft: SavedDraft | null }
+  | { status: 'ready'; loaded: unknown; draft: SavedDraft | null; version?: string }
 )
+
+/** A record with its version (the ETag of its answer), for versioned forms. */
+export async function loadVersioned(endpoint: string, params: QueryParams): Promise<{ body: unknown; version: string | null }> {
+  const res = await send('GET', endpoint, { params })
+  const text = await res.text()
+  return { body: text ? (JSON.parse(text) as unknown) : undefined, version: res.headers.get('etag') }
+}
 
 /** Loads what a form starts from: its initial values (when it names an endpoint) and the user's draft. */
 export function useFormSource(form: FormNode, opts: FormSourceOptions = {}): FormSource {
@@ -60,7 +68,7 @@ export function useFormSource(form: FormNode, opts: FormSourceOptions = {}): For
   const lastArea = opts.lastArea ?? (title || tf('form.name'))
   const initial = useQuery({
     queryKey: ['form-initial', form.id, endpoint, params],
-    queryFn: () => api.get<unknown>(endpoint, { params }),
+    queryFn: () => (form.initial?.versioned ? loadVersioned(endpoint, params) : api.get<unknown>(endpoint, { params }).then((body) => ({ body, version: null }))),
     enabled: wanted,
     staleTime: 0,
     gcTime: 0,
@@ -79,15 +87,18 @@ export function useFormSource(form: FormNode, opts: FormSourceOptions = {}): For
   })
   if ((wanted && initial.isPending) || (draftKey !== null && draft.isPending)) return { status: 'loading', area, lastArea }
   if (wanted && initial.isError) return { status: 'failed', failure: initialFailure, area, lastArea }
-  const loaded = wanted ? (form.initial?.path ? getPath(initial.data, form.initial.path) : initial.data) : undefined
+  const loaded = wanted ? (form.initial?.path ? getPath(initial.data?.body, form.initial.path) : initial.data?.body) : undefined
   // A draft that could not be read leaves the form empty (the error was shown), never stuck.
-  return { status: 'ready', loaded, draft: draft.data ?? null, area, lastArea }
+  const version = initial.data?.version
+  return { status: 'ready', loaded, draft: draft.data ?? null, area, lastArea, ...(version ? { version } : {}) }
 }
 
 export interface FormControllerOptions {
   /** What the form starts from (`useFormSource` once ready); read on the first render only. */
   loaded: unknown
   draft: SavedDraft | null
+  /** The ETag the record was loaded with (versioned forms). */
+  version?: string | null
   area: CallerText | undefined
   lastArea: string
   /** In a dialog the opener refreshes what it owns; a page form refreshes its own node. */
@@ -143,6 +154,12 @@ export interface FormController {
   restoredDraft: SavedDraft | null
   /** Deletes the draft and goes back to the starting values. */
   discardDraft(): void
+  /** A versioned save refused as stale (412): the newer version and, field by field, theirs and yours. */
+  conflict: { record: unknown; version: string | null; fields: FieldConflict[] } | null
+  /** Re-applies the user's edits over the newer version and saves. */
+  reapply(): Promise<void>
+  /** Drops the user's edits: the form shows the newer version. */
+  discardMine(): void
 }
 
 /**
@@ -151,13 +168,13 @@ export interface FormController {
  * field's own (`useFieldController`); it reports back through `setServerError` and `fillValues`.
  */
 export function useFormController(form: FormNode, opts: FormControllerOptions): FormController {
-  const { loaded, draft, area, lastArea, inDialog, ownerId, onDone, onReveal, fallbackMessage, focusField, focusStep } = opts
+  const { loaded, draft, version, area, lastArea, inDialog, ownerId, onDone, onReveal, fallbackMessage, focusField, focusStep } = opts
   const ctx = useRenderContext()
   const { t } = useI18n()
   const client = useQueryClient()
   const navigate = useNavigate()
   const [restored] = useState<SavedDraft | null>(draft)
-  const [values, setValues] = useState<Record<string, unknown>>(() => ({
+  const [current, setValues] = useState<Record<string, unknown>>(() => ({
     ...initialValues(form.fields, ctx, loaded, form.initial?.map),
     ...(restored ? draftValues(form.fields, restored.values) : {}),
   }))
@@ -169,9 +186,14 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
   const [stepIndex, setStepIndex] = useState(0)
   const [stepTried, setStepTried] = useState<Record<number, boolean>>({})
+  // The version being edited, and the newer one a stale save met.
+  const [base, setBase] = useState<RecordVersion>({ record: loaded, version: version ?? null })
+  const [conflict, setConflict] = useState<FormController['conflict']>(null)
+  const map = form.initial?.map
   const warnDraft = (detail: string) => showToast({ severity: 'warn', summary: t('form.draft.area'), detail })
   const drafts = useDraftSaver(form.draft?.key ?? null, () => warnDraft(t('form.draft.saveFailed')))
   // Only what the user changed is saved; opening a form (or restoring a draft) writes nothing.
+  const values = current
   useEffect(() => {
     if (drafts && dirty) drafts.change(draftValues(form.fields, values))
   }, [drafts, dirty, values, form.fields])
@@ -206,7 +228,9 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
     requestAnimationFrame(() => focusStep?.())
   }
 
-  const submit = async () => {
+  const submit = async (over?: { values: Record<string, unknown>; base: RecordVersion }) => {
+    const values = over?.values ?? current
+    const edited = over?.base ?? base
     if (steps && !onReview && stepIndex < totalSteps - 1) return goTo(stepIndex + 1)
     setSubmitted(true)
     const wrong = blocking(visible)
@@ -234,7 +258,13 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
         form.encoding === 'multipart'
           ? toFormData(form.fields, { ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) && form.submit.body !== 'values' ? (req.body as Record<string, unknown>) : {}), ...shown })
           : req.body
-      const res = await send(req.method, req.endpoint, { params: req.params, body: payload })
+      const versioned = form.initial?.versioned === true
+      const res = await send(req.method, req.endpoint, {
+        params: req.params,
+        body: form.submit.body === 'record' ? recordWithValues(edited.record, form.fields, map, body) : payload,
+        headers: versioned && edited.version ? { 'If-Match': edited.version } : undefined,
+      })
+      setConflict(null)
       const text = await res.text()
       let result: unknown = text
       try {
@@ -255,9 +285,23 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       if (!inDialog) await client.invalidateQueries({ queryKey: nodeKey(form.id) })
     } catch (err) {
       // Nothing typed is lost: the values stay on screen and in the draft.
+      if (err instanceof ApiError && err.status === 412 && form.initial?.versioned) return await showConflict(values, edited, err)
       reportError(area, err, form.errorMessage ?? fallbackMessage, { area: lastArea })
     } finally {
       setBusy(false)
+    }
+  }
+
+  /** Someone saved first: reads the version now stored and lays the two side by side. */
+  const showConflict = async (values: Record<string, unknown>, edited: RecordVersion, refusal: ApiError) => {
+    try {
+      const initial = form.initial!
+      const now = await loadVersioned(`/${fill(initial.endpoint, ctx, true)}`, resolveParams(initial.params, ctx))
+      const record = initial.path ? getPath(now.body, initial.path) : now.body
+      setConflict({ record, version: now.version, fields: conflictsOf(visible, map, edited.record, record, values) })
+    } catch (err) {
+      reportError(area, err, form.errorMessage ?? fallbackMessage, { area: lastArea })
+      reportError(area, refusal, form.errorMessage ?? fallbackMessage, { area: lastArea })
     }
   }
 
@@ -292,7 +336,7 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
     step: steps && !onReview ? steps[stepIndex]! : null,
     goTo,
     editStep: setStepIndex,
-    submit,
+    submit: () => submit(),
     busy,
     submitted,
     dirty,
@@ -303,6 +347,24 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       setDraftNotice(false)
       setDirty(false)
       setStepIndex(0)
+    },
+    conflict,
+    reapply: async () => {
+      if (!conflict) return
+      const next = { record: conflict.record, version: conflict.version }
+      const merged = reapplied(form.fields, map, base.record, conflict.record, values)
+      setBase(next)
+      setValues(merged)
+      setConflict(null)
+      await submit({ values: merged, base: next })
+    },
+    discardMine: () => {
+      if (!conflict) return
+      setBase({ record: conflict.record, version: conflict.version })
+      setValues(initialValues(form.fields, ctx, conflict.record, map))
+      setConflict(null)
+      setDirty(false)
+      void drafts?.clear()
     },
   }
 }

@@ -19,6 +19,7 @@ import {
   queryId,
   requiredText,
 } from './input'
+import { assertCurrentVersion, sendVersioned } from '../../lib/record-version'
 import { assertGestorRemains, audit, bool, permisosOfUser, requireIds, today } from './shared'
 import type { GroupRef, PermissionRef } from '../../../../schemas/business/access'
 
@@ -200,7 +201,7 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
     return reply.code(201).send(userDetail(db, id, request.marca.id))
   })
 
-  app.put('/api/usuarios/update', async (request) => {
+  app.put('/api/usuarios/update', async (request, reply) => {
     const id = queryId(request.query, ['Id', 'id'], 'usuario')
     const body = objectBody(request.body)
     const email = optionalText(body, 'Email', 'el correo electrónico (Email)', 254)
@@ -217,7 +218,9 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
     if (normalEmail !== undefined && db.prepare('SELECT 1 FROM usuarios WHERE email = ? AND id <> ?').get(normalEmail, id)) {
       fail(409, `Ya existe un usuario con el correo electrónico ${normalEmail}.`)
     }
+    // Synchronous from the version check to the write: no other save can land in between.
     db.transaction(() => {
+      assertCurrentVersion(request, userDetail(db, id, request.marca.id), `El usuario ${user.email}`)
       const next = {
         email: normalEmail ?? user.email,
         nombre: nombre ?? user.nombre,
@@ -236,7 +239,7 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
       )
       audit(db, request, now(), { accion: 'usuario.modificado', entidad: 'usuario', entidadId: id, detalle: { ...changed, SesionesCerradas: revoked } })
     })()
-    return userDetail(db, id, request.marca.id)
+    return sendVersioned(reply, userDetail(db, id, request.marca.id))
   })
 
   app.delete('/api/usuarios/delete', async (request, reply) => {
@@ -272,7 +275,7 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
     return reply.code(204).send()
   })
 
-  app.get<{ Params: { id: string } }>('/api/usuarios/:id', async (request) => userDetail(db, pathId(request.params.id, 'usuario'), request.marca.id))
+  app.get<{ Params: { id: string } }>('/api/usuarios/:id', async (request, reply) => sendVersioned(reply, userDetail(db, pathId(request.params.id, 'usuario'), request.marca.id)))
 
   // Group membership: one user and one or several groups, or one group and several users.
   app.post('/api/usuarios/add-user-group', async (request) => {

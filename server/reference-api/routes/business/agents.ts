@@ -1,11 +1,43 @@
 import type { FastifyInstance } from 'fastify'
 import { requirePermission } from '../../auth/access-hooks'
-import { TIPOS_COMISION, sqlProvinciaNombre, sqlTipoComisionNombre, tipoRef } from '../../lib/catalogos'
+import { TIPOS_COMISION, provinciaById, sqlProvinciaNombre, sqlTipoComisionNombre, tipoRef } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
 import { bodyObject, positiveInt, selectList } from './shared'
+import { checkEmail, checkPhone } from '../admin/input'
+import { validateNif } from '../../domain/identifiers'
+import { assertCurrentVersion, sendVersioned } from '../../lib/record-version'
+
+/** The editable data of an agent from a body shaped as its GET: a Spanish 400 on the first bad field. */
+function parseAgentEdit(body: Record<string, unknown>) {
+  const text = (key: string, label: string, max: number, required: boolean): string | null => {
+    const v = body[key]
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) {
+      if (required) fail(400, `${key}: Falta ${label}.`)
+      return null
+    }
+    if (typeof v !== 'string') fail(400, `${key}: ${label.charAt(0).toUpperCase()}${label.slice(1)} debe ser un texto.`)
+    const t = v.trim().replace(/\s+/g, ' ')
+    if (t.length > max) fail(400, `${key}: ${label.charAt(0).toUpperCase()}${label.slice(1)} no puede tener más de ${max} caracteres.`)
+    return t
+  }
+  const optionalId = (key: string, label: string): number | null => {
+    const v = body[key]
+    return v === undefined || v === null || v === '' ? null : positiveInt(v, `${key} (${label})`)
+  }
+  const nombre = text('Nombre', 'el nombre del agente', 150, true)!
+  const nif = validateNif(text('Nif', 'el NIF del agente', 64, true)!)
+  if (!nif.valid) fail(400, `Nif: ${nif.reason ?? 'El NIF no es válido.'}`)
+  const email = checkEmail(text('Email', 'el correo electrónico del agente', 254, true)!)
+  const telefono = checkPhone(text('Telefono', 'el teléfono del agente', 30, true))!
+  const provincia_id = optionalId('ProvinciaId', 'la provincia')
+  if (provincia_id !== null && !provinciaById.has(provincia_id)) fail(400, `ProvinciaId: La provincia ${provincia_id} no existe (1 a 52).`)
+  const tipo_comision_id = optionalId('TipoComisionId', 'el tipo de comisión')
+  if (tipo_comision_id !== null && !TIPOS_COMISION.some((t) => t.Id === tipo_comision_id)) fail(400, `TipoComisionId: El tipo de comisión ${tipo_comision_id} no existe.`)
+  return { nombre, nif: nif.normalized, email, telefono, provincia_id, tipo_comision_id }
+}
 
 const AGENT_FROM = `FROM agentes a
   LEFT JOIN agentes p ON p.id = a.padre_id
@@ -200,9 +232,9 @@ export async function agentRoutes(app: FastifyInstance, opts: ApiContext) {
     return node
   })
 
-  app.get('/api/agentes/:id', async (request) => {
+  app.get('/api/agentes/:id', async (request, reply) => {
     const id = positiveInt((request.params as { id: string }).id, 'El identificador de agente')
-    return agentDetail(request.marca.id, id)
+    return sendVersioned(reply, agentDetail(request.marca.id, id))
   })
 
   app.get('/api/agentes/:id/usuarios/asociables', async (request) => {
@@ -222,6 +254,23 @@ export async function agentRoutes(app: FastifyInstance, opts: ApiContext) {
   })
 
   const gestor = { preHandler: requirePermission('GESTORACCESS') }
+
+  // The agent's own data, the body being the agent as its GET returned it (other fields ignored).
+  app.put('/api/agentes/update', gestor, async (request, reply) => {
+    const id = positiveInt((request.query as Record<string, unknown>).id, 'El parámetro id (el identificador de agente)')
+    const marcaId = request.marca.id
+    const next = parseAgentEdit(bodyObject(request.body))
+    // Synchronous from the version check to the write: no other save can land in between.
+    db.transaction(() => {
+      const current = agentDetail(marcaId, id)
+      assertCurrentVersion(request, current, `El agente ${String((current as Record<string, unknown>).Codigo)}`)
+      db.prepare('UPDATE agentes SET nombre = @nombre, nif = @nif, email = @email, telefono = @telefono, provincia_id = @provincia_id, tipo_comision_id = @tipo_comision_id WHERE id = @id').run({
+        ...next,
+        id,
+      })
+    })()
+    return sendVersioned(reply, agentDetail(marcaId, id))
+  })
 
   app.post('/api/agentes/usuarios/asociar', gestor, async (request) => {
     const body = bodyObject(request.body)

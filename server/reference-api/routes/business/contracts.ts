@@ -25,6 +25,7 @@ import { CATALOG_INDEXES } from '../../db/catalog-indexes'
 import { parseContractCode } from '../../lib/codigos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
+import { sendVersioned } from '../../lib/record-version'
 import type { KeyedJoin } from '../../lib/keyed-page'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery, type PageRequest } from '../../lib/paging'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
@@ -189,10 +190,10 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
 
   const contractDetail = contractDetailLoader(db)
 
-  app.get('/api/contract/id', async (request) => {
+  app.get('/api/contract/id', async (request, reply) => {
     const code = parseContractCode((request.query as Record<string, unknown>).codigo, 'codigo')
     const ref = visibleContract(db, callerScope(db, request), code)
-    return contractDetail(ref.id)
+    return sendVersioned(reply, contractDetail(ref.id))
   })
 
   app.get('/api/contract/situacion-contratos', async (request) => {

@@ -3,6 +3,7 @@ import type { ApiContext } from '../../lib/context'
 import { tolerantJsonBodies } from '../../lib/json-body'
 import { clientRoutes } from './clients'
 import { documentRoutes } from './documents'
+import { editRoutes } from './edit'
 import { insertRoutes } from './insert'
 import { printRoutes } from './print'
 import { stateRoutes } from './state'
@@ -37,5 +38,6 @@ export async function contractLifecycleRoutes(app: FastifyInstance, opts: ApiCon
   await app.register(insertRoutes, opts)
   await app.register(documentRoutes, opts)
   await app.register(stateRoutes, opts)
+  await app.register(editRoutes, opts)
   await app.register(printRoutes, opts)
 }

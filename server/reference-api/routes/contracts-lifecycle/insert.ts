@@ -119,11 +119,8 @@ export interface ContractInsert {
   observaciones: string | null
 }
 
-/** Reads and checks the insert body field by field: the first problem is a 400 naming the field. */
-export function parseContractInsert(raw: unknown): ContractInsert {
-  const body = bodyObject(raw)
-  // ── holder ──
-  const c = object(body, 'Cliente', 'Cliente', 'los datos del titular')
+/** The holder of a contract (`Cliente` of the insert and of the edit): a 400 naming the first bad field. */
+export function parseHolder(c: Obj): ContractInsert['cliente'] {
   const tipoRaw = c.Tipo
   if (isBlank(tipoRaw)) bad('Cliente.Tipo', 'falta el tipo de titular («fisica» o «juridica»).')
   const Tipo = typeof tipoRaw === 'string' ? tipoRaw.trim().toLowerCase() : ''
@@ -152,6 +149,22 @@ export function parseContractInsert(raw: unknown): ContractInsert {
   const Telefono = telefonoRaw === null ? null : normalizarTelefono(telefonoRaw)
   if (telefonoRaw !== null && Telefono === null) bad('Cliente.Telefono', `el teléfono «${telefonoRaw}» no es un número español de 9 dígitos (empezando por 6, 7, 8 o 9).`)
   const clienteDir = address(c, 'Cliente', 'del titular')
+  return { Tipo, Nif: nif.normalized, Nombre, Apellido1, Apellido2, RazonSocial, FormaJuridica, Email: emailRaw?.toLowerCase() ?? null, Telefono, ...clienteDir }
+}
+
+/** A Spanish IBAN, required, normalised (no spaces, upper case). */
+export function parseIban(o: Obj, key: string, field: string): { normalized: string } {
+  const ibanRaw = required(text(o, key, field, 'el IBAN de domiciliación', { required: true, max: 64 }))
+  const iban = validateIban(ibanRaw)
+  if (!iban.valid) bad(field, iban.reason ?? 'El IBAN no es válido.')
+  return iban
+}
+
+/** Reads and checks the insert body field by field: the first problem is a 400 naming the field. */
+export function parseContractInsert(raw: unknown): ContractInsert {
+  const body = bodyObject(raw)
+  // ── holder ──
+  const cliente = parseHolder(object(body, 'Cliente', 'Cliente', 'los datos del titular'))
 
   // ── supply point ──
   const p = object(body, 'PuntoSuministro', 'PuntoSuministro', 'los datos del punto de suministro')
@@ -201,13 +214,11 @@ export function parseContractInsert(raw: unknown): ContractInsert {
   const tipoComisionId = catalogId(body, 'TipoComisionId', TIPOS_COMISION, 'el tipo de comisión')
   const colectivoId = catalogId(body, 'ColectivoId', COLECTIVOS, 'el colectivo')
   const agenteId = integer(body, 'AgenteId', 'AgenteId', 'el agente')
-  const ibanRaw = required(text(body, 'Iban', 'Iban', 'el IBAN de domiciliación', { required: true, max: 64 }))
-  const iban = validateIban(ibanRaw)
-  if (!iban.valid) bad('Iban', iban.reason ?? 'El IBAN no es válido.')
+  const iban = parseIban(body, 'Iban', 'Iban')
   const observaciones = text(body, 'Observaciones', 'Observaciones', 'las observaciones', { max: 2000 })
 
   return {
-    cliente: { Tipo, Nif: nif.normalized, Nombre, Apellido1, Apellido2, RazonSocial, FormaJuridica, Email: emailRaw?.toLowerCase() ?? null, Telefono, ...clienteDir },
+    cliente,
     punto: { Cups: cups.normalized, DistribuidoraCodigo: distribuidora.Codigo, Distribuidora: distribuidora.Nombre, ...puntoDir },
     tarifaId,
     potencias,
