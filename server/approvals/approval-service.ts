@@ -223,6 +223,8 @@ export class ApprovalService {
   /** A request this user may decide: it exists, is pending, and is someone else's. */
   private async decidable(session: Session, id: string): Promise<StoredApproval> {
     await this.expireDue()
+    // The routes check it too; here as well, so no other caller of the service can skip it.
+    if (!holdsPermission(session, APPROVER_PERMISSION)) throw new HttpError(403, `Solo decide una solicitud quien tiene el permiso ${APPROVER_PERMISSION}.`)
     const held = await this.opts.store.get(id)
     if (!held) throw new HttpError(404, 'No existe esa solicitud de aprobación.')
     if (held.requester.id === session.userId) throw new HttpError(403, 'No puedes aprobar ni rechazar tu propia solicitud: la decide otra persona con permiso GESTORACCESS.')
