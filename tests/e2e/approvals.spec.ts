@@ -69,7 +69,8 @@ test('a held change waits in the inbox, a second admin approves it and it lands;
 
   // It landed; the requester is told on their next page load.
   await page.goto('/apikeys')
-  await expect(page.locator('.p-toast')).toContainText('ha aprobado tu cambio')
+  // The notice is read once the page has loaded: on a busy machine that takes a while.
+  await expect(page.locator('.p-toast')).toContainText('ha aprobado tu cambio', { timeout: 30_000 })
   await expect(page.locator('[data-table="apikeys"] tbody tr', { hasText: description })).toHaveCount(1)
   await page.goto('/utilidades/mis-solicitudes')
   await expect(page.locator('[data-table="mis-solicitudes"] tbody tr', { hasText: description })).toContainText('Aprobada')
