@@ -118,6 +118,8 @@ export const ApprovalView = Type.Object(
     comment: Type.Optional(Type.String()),
     /** The upstream's status once sent. */
     upstreamStatus: Type.Optional(Type.Integer()),
+    /** The upstream's answer waits for the requester to read it, once (`GET /bff/approvals/:id/result`). */
+    resultWaiting: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 )

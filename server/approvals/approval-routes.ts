@@ -43,6 +43,19 @@ export async function approvalRoutes(app: FastifyInstance, opts: { gate: Session
     },
   )
 
+  // The requester's, once; any signed-in user asks only for their own.
+  app.get<{ Params: IdParams }>(
+    '/bff/approvals/:id/result',
+    {
+      schema: { params: IdParams },
+      onRequest: async (request, reply) => {
+        reply.header('cache-control', 'no-store')
+        if (!(await opts.gate.current(request, reply))) return sendError(reply, 401, MESSAGES.unauthenticated)
+      },
+    },
+    async (request) => opts.approvals.result(request, request.sessionMemo!, request.params.id),
+  )
+
   app.post<{ Params: IdParams; Body: DecisionBody }>('/bff/approvals/:id/approve', { onRequest: approver, schema: { params: IdParams, body: DecisionBody } }, async (request) =>
     opts.approvals.approve(request, request.sessionMemo!, request.params.id, request.body?.comment?.trim() || undefined),
   )

@@ -143,6 +143,7 @@ export class ApprovalService {
     if (!claimed) throw alreadyDecided(await this.opts.store.get(id))
 
     let status: number
+    let result: string | null = null
     try {
       const body = held.sealedBody === null ? undefined : this.opts.cipher.decrypt(held.sealedBody, sealContext(id))
       if (body === null) throw new Error('sealed body does not open')
@@ -155,12 +156,14 @@ export class ApprovalService {
         ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
       })
       status = answer.status
+      if (status < 400 && answer.body !== undefined && answer.body !== '') result = this.opts.cipher.encrypt(JSON.stringify(answer.body), resultContext(id, held.requester.id))
     } catch (err) {
       request.log.warn({ event: 'approval_send_failed', approvalId: id, err: { message: (err as Error).message } }, 'approved change not sent')
       status = err instanceof HttpError ? err.statusCode : 502
     }
     const ok = status < 400
-    const settled = (await this.opts.store.transition(id, 'approving', { status: ok ? 'approved' : 'failed', upstreamStatus: status })) ?? { ...claimed, status: ok ? 'approved' : 'failed', upstreamStatus: status }
+    const outcome = { status: ok ? ('approved' as const) : ('failed' as const), upstreamStatus: status, sealedResult: result }
+    const settled = (await this.opts.store.transition(id, 'approving', outcome)) ?? { ...claimed, ...outcome }
     await this.opts.audit.write({
       at: new Date(this.now()).toISOString(),
       kind: 'call',
@@ -187,6 +190,21 @@ export class ApprovalService {
     await this.recordDecision(request, session, decided, 'approval.reject', 200)
     await this.notify(decided, 'rejected')
     return toView(decided)
+  }
+
+  /**
+   * The upstream's answer to an approved request, for its requester, once: it may hold what the
+   * upstream shows only once (a new API key's secret). Read, it is dropped (and recorded).
+   */
+  async result(request: FastifyRequest, session: Session, id: string): Promise<unknown> {
+    const a = await this.opts.store.get(id)
+    if (!a || a.requester.id !== session.userId) throw new HttpError(404, 'No existe esa solicitud de aprobación entre las tuyas.')
+    if (!a.sealedResult) throw new HttpError(410, 'La respuesta de esta solicitud ya se ha mostrado o no la hay: solo se muestra una vez.')
+    const taken = await this.opts.store.transition(id, a.status, { status: a.status, sealedResult: null })
+    const clear = taken ? this.opts.cipher.decrypt(a.sealedResult, resultContext(id, a.requester.id)) : null
+    if (clear === null) throw new HttpError(410, 'La respuesta de esta solicitud ya se ha mostrado o no la hay: solo se muestra una vez.')
+    await this.recordDecision(request, session, a, 'approval.result-read', 200)
+    return JSON.parse(clear) as unknown
   }
 
   /** Pending requests past their 48 hours become expired: recorded, and told to their requester. */
@@ -308,6 +326,7 @@ export class ApprovalService {
 }
 
 const sealContext = (id: string) => `approval:${id}`
+const resultContext = (id: string, requester: number) => `approval-result:${id}:${requester}`
 
 function queryOf(checked: CheckedCall): Record<string, string> {
   const out: Record<string, string> = {}
@@ -371,5 +390,6 @@ export function toView(a: StoredApproval): ApprovalView {
     ...(a.decidedAt !== undefined ? { decidedAt: new Date(a.decidedAt).toISOString() } : {}),
     ...(a.comment ? { comment: a.comment } : {}),
     ...(a.upstreamStatus !== undefined ? { upstreamStatus: a.upstreamStatus } : {}),
+    ...(a.sealedResult ? { resultWaiting: true } : {}),
   }
 }

@@ -11,6 +11,11 @@ export interface StoredApproval extends Omit<ApprovalView, 'createdAt' | 'expire
   /** The JSON body, sealed; null when the call had none. */
   sealedBody: string | null
   brandDomain: string
+  /**
+   * The upstream's answer to the approved request, sealed, for the requester alone to read once
+   * (a generated API key's secret is shown only in that answer); dropped once read.
+   */
+  sealedResult?: string | null
   /** The request that was held (its audit entry). */
   requestId: string
   createdAt: number
