@@ -28,6 +28,13 @@ export type AuditChange = Type.Static<typeof AuditChange>
 export const AuditOutcome = Type.Object({ status: Type.Integer({ minimum: 100, maximum: 599 }), ok: Type.Boolean() }, { additionalProperties: false })
 export type AuditOutcome = Type.Static<typeof AuditOutcome>
 
+/** The two people of an approved (or refused) change: the requester and the approver. */
+export const AuditApproval = Type.Object(
+  { id: Type.String(), requestedBy: AuditActor, decidedBy: Type.Optional(AuditActor) },
+  { additionalProperties: false },
+)
+export type AuditApproval = Type.Static<typeof AuditApproval>
+
 export const AuditKind = Type.Enum(['call', 'admin'])
 export type AuditKind = Type.Static<typeof AuditKind>
 
@@ -59,6 +66,8 @@ export const AuditEntry = Type.Object(
     doc: Type.Optional(Type.String()),
     version: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    /** A change held for four-eyes approval: the held request's id, who asked for it and who decided. */
+    approval: Type.Optional(AuditApproval),
   },
   { additionalProperties: false },
 )

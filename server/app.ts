@@ -5,6 +5,12 @@ import path from 'node:path'
 import pino, { type DestinationStream } from 'pino'
 import './lib/fastify-types'
 import type { AuditLog } from './audit/audit-log'
+import { approvalRoutes } from './approvals/approval-routes'
+import { ApprovalService } from './approvals/approval-service'
+import type { ApprovalStore } from './approvals/approval-store'
+import { PolicyService } from './approvals/policy-service'
+import type { NoticeStore } from './notices/notice-store'
+import { noticeRoutes } from './notices/notice-routes'
 import { auditRoutes } from './audit/audit-routes'
 import { revealRoutes } from './personal/reveal-routes'
 import { AuditWriter } from './audit/audit-writer'
@@ -71,6 +77,12 @@ export interface AppDeps {
   draftStore?: DraftStore
   /** Replaces the embedded SQLite audit log (tests, Redis). */
   auditLog?: AuditLog
+  /** Replaces the embedded SQLite store of held requests (tests, Redis). */
+  approvalStore?: ApprovalStore
+  /** The clock of held requests (created, expired after 48 h); `now` by default. Tests move it alone, leaving sessions be. */
+  approvalClock?: () => number
+  /** Replaces the embedded SQLite notice store (tests, Redis). */
+  noticeStore?: NoticeStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -132,7 +144,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -242,7 +254,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes, { gate, log: stores.audit, brands, catalogue, checker, upstream })
   await app.register(revealRoutes, { gate, catalogue, checker, upstream, audit: auditWriter })
   const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
-  await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit })
+  const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
+  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
+  await app.register(approvalRoutes, { gate, approvals, policies })
+  await app.register(noticeRoutes, { gate, store: stores.notices })
+  await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
   app.addHook('onClose', async () => {
@@ -253,6 +269,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await menuStore.close()
     await stores.drafts.close()
     await stores.audit.close()
+    approvals.close()
+    policies.close()
+    await stores.approvals.close()
+    await stores.notices.close()
     await upstream.close().catch(() => undefined)
   })
   return app

@@ -10,6 +10,12 @@ import { RedisDraftStore } from './drafts/redis-draft-store'
 import { SqliteDraftStore } from './drafts/sqlite-draft-store'
 import { EncryptedDraftStore } from './drafts/encrypted-draft-store'
 import type { MenuStore } from './manifest/menu-store'
+import type { ApprovalStore } from './approvals/approval-store'
+import { RedisApprovalStore } from './approvals/redis-approval-store'
+import { SqliteApprovalStore } from './approvals/sqlite-approval-store'
+import type { NoticeStore } from './notices/notice-store'
+import { RedisNoticeStore } from './notices/redis-notice-store'
+import { SqliteNoticeStore } from './notices/sqlite-notice-store'
 import { MemoryAttemptCounter, type AttemptCounter } from './security/attempt-counter'
 import { RedisAttemptCounter } from './security/redis-attempt-counter'
 import { RedisMenuStore } from './manifest/redis-menu-store'
@@ -28,25 +34,36 @@ export interface Stores {
   drafts: DraftStore
   /** The audit of every change (append-only; AUDIT_RETENTION_DAYS). */
   audit: AuditLog
+  /** Mutations held for four-eyes approval. */
+  approvals: ApprovalStore
+  /** What a user is told on their next page load. */
+  notices: NoticeStore
+}
+
+export interface OpenedStores extends Stores {
+  /** The session key's cipher: also seals the bodies of held requests. */
+  cipher: TokenCipher
 }
 
 /**
  * The BFF's stores. Given ones (tests) are kept; otherwise REDIS_URL means Redis, shared
  * by every replica, and its absence SQLite files under DATA_DIR for a single instance.
  */
-export async function openStores(config: Config, given: Partial<Stores>, log: StoreLog): Promise<Stores> {
+export async function openStores(config: Config, given: Partial<Stores>, log: StoreLog): Promise<OpenedStores> {
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts, audit] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit, approvals, notices] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
       given.drafts ?? RedisDraftStore.open(config.redisUrl, { log }).then((store) => new EncryptedDraftStore(store, cipher)),
       given.audit ?? RedisAuditLog.open(config.redisUrl, { retentionMs: config.auditRetentionMs, log }),
+      given.approvals ?? RedisApprovalStore.open(config.redisUrl, { log }),
+      given.notices ?? RedisNoticeStore.open(config.redisUrl, { log }),
     ])
     if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
-    return { sessions, menus, attempts, drafts, audit }
+    return { sessions, menus, attempts, drafts, audit, approvals, notices, cipher }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   const menusFile = path.join(config.dataDir, 'bff-menus.db')
@@ -58,6 +75,9 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     attempts: given.attempts ?? new MemoryAttemptCounter(),
     drafts: given.drafts ?? new EncryptedDraftStore(new SqliteDraftStore(path.join(config.dataDir, 'bff-drafts.db')), cipher),
     audit,
+    approvals: given.approvals ?? new SqliteApprovalStore(path.join(config.dataDir, 'bff-approvals.db')),
+    notices: given.notices ?? new SqliteNoticeStore(path.join(config.dataDir, 'bff-notices.db')),
+    cipher,
   }
 }
 

@@ -108,6 +108,12 @@ export async function send(method: string, path: string, opts: RequestOptions = 
       }
       throw new ApiError(0, null, path, method)
     }
+    // A mutation held for a second person's approval (202 from the BFF) is neither a success nor
+    // an error: it becomes an ApiError of status 202, which reportError shows as information.
+    if (res.status === 202 && res.headers.has('x-approval-pending')) {
+      const held = await readFailure(res)
+      throw new ApiError(202, held.message, path, method, held.body)
+    }
     if (res.ok) return res
     if (attempt < retries && RETRY_STATUSES.has(res.status)) {
       await sleep(250)

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
 import type { LocalizedText } from '../../schemas/i18n'
-import { getLanguage, localized, translate } from '../i18n/i18n'
+import { getLanguage, localized, messageIn, translate } from '../i18n/i18n'
 import { callErrorSpec, errorSpecOf, loadedErrorSpec, type ErrorSpec } from './call-catalogue'
 import { ApiError } from './client'
-import { notifyError } from './toast'
+import { messages } from './messages'
+import { notifyError, showToast } from './toast'
 
 /** A text a caller gives a toast: plain, or Spanish with its English (a screen's errorArea/errorMessage). */
 export type CallerText = string | LocalizedText
@@ -51,6 +52,7 @@ function compose(area: string | undefined, server: string | null, message: strin
  */
 export function reportError(areaText: CallerText | undefined, err: unknown, messageText?: CallerText, lastResort: LastResort = {}): void {
   if (err instanceof ApiError && err.status === 401) return
+  if (isHeld(err)) return notifyHeld(areaText, err, lastResort)
   const area = shown(areaText)
   const message = shown(messageText)
   if ((err as Error)?.name === 'AbortError') return
@@ -98,4 +100,16 @@ export function useFailureText(err: unknown, messageText: CallerText | undefined
   if (message) return message
   if (spec === undefined) return null
   return spec ? (spec.message ?? defaultErrorMessage()) : lastResort
+}
+
+/** Whether a call was held for a second person's approval (the BFF's 202 with a pending id). */
+export function isHeld(err: unknown): err is ApiError {
+  return err instanceof ApiError && err.status === 202
+}
+
+/** A held change: an information toast (not an error, not a success), titled like the call's other toasts, in the user's language. */
+function notifyHeld(areaText: CallerText | undefined, err: ApiError, lastResort: LastResort): void {
+  const alone = (err.body as { waitingForApprover?: unknown } | null)?.waitingForApprover === true
+  const detail = messageIn(messages, alone ? 'held.alone' : 'held.pending')
+  withCallArea(areaText, err.method, err.path, lastResort.area ?? messageIn(messages, 'held.area'), (title) => showToast({ severity: 'info', summary: title, detail, life: 6000 }))
 }

@@ -1,6 +1,7 @@
 import { useEffect, useEffectEvent, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { useLoadedManifest } from '../api/manifest'
+import { showPendingNotices } from '../api/notices'
 import { useI18n } from '../i18n/i18n'
 import { ConfirmHost } from '../ui/confirm'
 import { Breadcrumb } from './Breadcrumb'
@@ -48,6 +49,11 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
     mq.addEventListener('change', onChange)
     if (missedChange(mq.matches)) onChange()
     return () => mq.removeEventListener('change', onChange)
+  }, [])
+
+  // What happened while the user was away (a decision on their held change): told once per load.
+  useEffect(() => {
+    void showPendingNotices()
   }, [])
 
   // Focus the page heading area after navigation so keyboard and screen-reader users land on the content.

@@ -20,6 +20,8 @@ export interface AuditedCall {
   read: { call: Endpoint; id: string } | null
   before?: unknown
   after?: unknown
+  /** Set when the BFF held the change for approval (a 202): the held request's id. */
+  approvalId?: string
 }
 
 declare module 'fastify' {
@@ -101,6 +103,7 @@ export class CallAudit {
         ...(changes ? { changes } : {}),
         outcome: { status, ok: status < 400 },
         requestId: String(request.id),
+        ...(audited.approvalId && session ? { approval: { id: audited.approvalId, requestedBy: actorOf(session) } } : {}),
       }
     } catch (err) {
       return this.opts.writer.failed('call', { call: call.id, requestId: String(request.id) }, err)

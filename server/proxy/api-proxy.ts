@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors as undiciErrors } from 'undici'
+import type { ApprovalService } from '../approvals/approval-service'
 import type { CallAudit } from '../audit/call-audit'
 import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { checkJsonBody } from '../catalogue/call-check'
@@ -63,7 +64,7 @@ const isMultipart = (type: string | undefined) => type !== undefined && /^multip
  * side (npm run bench), the generic proxy's per-request work (URL rebuilding, header copies,
  * a stream for every answer) cost a third more CPU than this whole handler.
  */
-export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit }) {
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit; approvals: ApprovalService }) {
   const { upstream, gate, checker, audit } = opts
   const masks = new AnswerMasks()
   app.decorateRequest('apiCall', null)
@@ -208,6 +209,15 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
       if (request.body !== undefined) body = JSON.stringify(request.body)
     } else if (call.body?.kind === 'multipart' && request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0') {
       body = request.raw
+    }
+
+    // Four-eyes: a mutation an approval policy names is kept here, not sent, until a second person approves it.
+    if (call.effect === 'mutation' && request.sessionMemo) {
+      const held = await opts.approvals.hold(request, checked, request.sessionMemo)
+      if (held) {
+        if (request.auditing) request.auditing.approvalId = held.pendingId
+        return reply.code(202).header('x-approval-pending', held.pendingId).send(held)
+      }
     }
 
     const headers: Record<string, string | string[]> = {}

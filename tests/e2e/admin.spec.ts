@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { acceptConfirmation, ADMIN, chooseOption, expectAccessible, signIn, textField } from './support'
+import { acceptConfirmation, ADMIN, approveAsSupervisor, chooseOption, expectAccessible, revealApprovedKey, signIn, textField } from './support'
 
 test('create a user, find it, change its groups, delete it', async ({ page }) => {
   const email = `prueba.e2e.${Date.now()}@portal.test`
@@ -56,7 +56,9 @@ test('create a user, find it, change its groups, delete it', async ({ page }) =>
   await expect(page.locator('[data-table="usuarios"]')).toContainText('No hay resultados')
 })
 
-test('generate an API key (shown once), disable it, delete it', async ({ page, context }) => {
+test('generate an API key (shown once), disable it, delete it', async ({ page, context, browser }) => {
+  // Generating a key needs a second person's approval (four-eyes): three steps more.
+  test.setTimeout(120_000)
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   await signIn(page, ADMIN)
   await page.goto('/apikeys')
@@ -66,6 +68,9 @@ test('generate an API key (shown once), disable it, delete it', async ({ page, c
   const description = `Clave e2e ${Date.now()}`
   await textField(dialog, 'Descripción').fill(description)
   await dialog.getByRole('button', { name: 'Generar' }).click()
+  await expect(page.locator('.p-toast-message-info')).toContainText('necesita la aprobación')
+  await approveAsSupervisor(browser, description)
+  await revealApprovedKey(page, description)
   const reveal = page.getByRole('dialog', { name: 'Nueva clave de API' })
   await expect(reveal).toContainText('no se volverá a mostrar')
   const key = (await reveal.getByTestId('revealed-value').textContent())!
@@ -73,6 +78,7 @@ test('generate an API key (shown once), disable it, delete it', async ({ page, c
   await reveal.getByRole('button', { name: 'Copiar' }).click()
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key)
   await reveal.getByRole('button', { name: 'Hecho' }).click()
+  await page.goto('/apikeys')
 
   const publicId = key.split('.')[0]!
   const row = page.locator('[data-table="apikeys"] tbody tr', { hasText: description })

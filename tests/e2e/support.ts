@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test'
+import { expect, type Browser, type Locator, type Page } from '@playwright/test'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -151,4 +151,32 @@ export function draftSaved(page: Page, key: string, ...texts: string[]): Promise
       res.ok() &&
       texts.every((text) => (res.request().postData() ?? '').includes(text)),
   )
+}
+
+/** The demo's second approver (four-eyes approval). */
+export const SUPERVISOR = { username: 'supervisor@portal.test', password: 'Portal-Supervisor-2026!' }
+
+/**
+ * A change the BFF held for approval (an information toast), approved by the supervisor from
+ * their own session, found in the inbox by a text of its diff (a description the test typed).
+ */
+export async function approveAsSupervisor(browser: Browser, text: string): Promise<void> {
+  const context = await browser.newContext()
+  try {
+    const login = await context.request.post('/bff/auth/login', { headers: { 'X-CSRF': '1' }, data: SUPERVISOR })
+    expect(login.status()).toBe(200)
+    const inbox = (await (await context.request.get('/bff/approvals')).json()) as { Items: { id: string; changes: { after: string | null }[] }[] }
+    const held = inbox.Items.find((a) => a.changes.some((c) => c.after === text))
+    expect(held, `a held change with «${text}» in the inbox`).toBeTruthy()
+    const approved = await context.request.post(`/bff/approvals/${held!.id}/approve`, { headers: { 'X-CSRF': '1' }, data: {} })
+    expect(approved.status()).toBe(200)
+  } finally {
+    await context.close()
+  }
+}
+
+/** After approval, the requester reads the new key once, from «Mis solicitudes». */
+export async function revealApprovedKey(page: Page, description: string): Promise<void> {
+  await page.goto('/utilidades/mis-solicitudes')
+  await page.locator('[data-table="mis-solicitudes"] tbody tr', { hasText: description }).getByRole('button', { name: 'Ver la clave generada' }).click()
 }

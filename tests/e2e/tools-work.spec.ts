@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import { unzipSync } from 'fflate'
 import fs from 'node:fs'
-import { ADMIN, acceptConfirmation, chooseOption, clearFaults, expectAccessible, injectFault, numberField, signIn, textField, typeNumber } from './support'
+import { ADMIN, acceptConfirmation, approveAsSupervisor, chooseOption, clearFaults, expectAccessible, injectFault, numberField, revealApprovedKey, signIn, textField, typeNumber } from './support'
 
 /**
  * The working tools over the reference API: the battery calculator, the file manager, the API
@@ -251,15 +251,20 @@ test.describe('file manager', () => {
 })
 
 test.describe('API Test console', () => {
-  test('tries the public API with a freshly generated key', async ({ page, context }) => {
+  test('tries the public API with a freshly generated key', async ({ page, context, browser }) => {
+    // Generating a key needs a second person's approval (four-eyes): three steps more.
+    test.setTimeout(120_000)
     await context.grantPermissions(['clipboard-read', 'clipboard-write'])
     await signIn(page, ADMIN)
     await page.goto('/apikeys')
     await page.getByRole('button', { name: 'Generar clave' }).click()
     const dialog = page.getByRole('dialog', { name: 'Generar clave' })
     await chooseOption(page, dialog, 'Usuario de API', 'Comparador web TarifaClara')
-    await textField(dialog, 'Descripción').fill(`API Test e2e ${Date.now()}`)
+    const description = `API Test e2e ${Date.now()}`
+    await textField(dialog, 'Descripción').fill(description)
     await dialog.getByRole('button', { name: 'Generar' }).click()
+    await approveAsSupervisor(browser, description)
+    await revealApprovedKey(page, description)
     const reveal = page.getByRole('dialog', { name: 'Nueva clave de API' })
     const key = ((await reveal.getByTestId('revealed-value').textContent()) ?? '').trim()
     expect(key).toMatch(/^pk_[0-9a-f]{16}\./)

@@ -219,7 +219,12 @@ describe('group membership', () => {
   it('refuses a change that would leave nobody able to administer the portal', async () => {
     const me = userIdByEmail(api.db, ADMIN.username)
     const admins = grupoId(api.db, 'Administradores')
+    // The demo's second approver is an administrator too: without them, admin is the last one.
+    const supervisor = userIdByEmail(api.db, 'supervisor@portal.test')
+    const supervisorGroups = api.db.prepare('SELECT grupo_id FROM usuario_grupos WHERE usuario_id = ?').all(supervisor) as { grupo_id: number }[]
+    api.db.prepare('DELETE FROM usuario_grupos WHERE usuario_id = ?').run(supervisor)
     const res = await admin.delete('/api/usuarios/remove-user-group', undefined, { userId: me, userGroup: admins })
+    for (const g of supervisorGroups) api.db.prepare('INSERT INTO usuario_grupos (usuario_id, grupo_id) VALUES (?, ?)').run(supervisor, g.grupo_id)
     expect(res.status).toBe(409)
     expect(res.text).toMatch(/sin ningún usuario activo con el permiso GESTORACCESS/)
     expect((await admin.get<UserDetail>(`/api/usuarios/${me}`)).body.Grupos.map((g) => g.Nombre)).toEqual(['Administradores'])

@@ -21,18 +21,23 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail. */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox and «Mis solicitudes». */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
     { path: '/sysmanager/auditoria', screen: 'auditoria', permission: 'GESTORACCESS', title: { es: 'Auditoría', en: 'Audit' } },
     { path: '/soluciones/facturas/{id}', screen: 'factura-detalle', title: { es: 'Factura', en: 'Invoice' } },
+    { path: '/sysmanager/aprobaciones', screen: 'aprobaciones', permission: 'GESTORACCESS', title: { es: 'Aprobaciones', en: 'Approvals' } },
+    { path: '/utilidades/mis-solicitudes', screen: 'mis-solicitudes', title: { es: 'Mis solicitudes', en: 'My requests' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
   menuEntries: [
     { key: 'pantallas', label: { es: 'Pantallas', en: 'Screens' }, icon: 'pi pi-objects-column', to: '/sysmanager/pantallas' },
     { key: 'auditoria', label: { es: 'Auditoría', en: 'Audit' }, icon: 'pi pi-history', to: '/sysmanager/auditoria' },
+    { key: 'aprobaciones', label: { es: 'Aprobaciones', en: 'Approvals' }, icon: 'pi pi-check-square', to: '/sysmanager/aprobaciones' },
   ],
+  /** Entries every signed-in user gets, at the end of Utilidades. */
+  utilityEntries: [{ key: 'mis-solicitudes', label: { es: 'Mis solicitudes', en: 'My requests' }, icon: 'pi pi-inbox', to: '/utilidades/mis-solicitudes' }],
 }
 const byPath = (routes: RouteDef[]) => [...routes].sort((a, b) => (a.path.toLowerCase() < b.path.toLowerCase() ? -1 : 1))
 
@@ -50,6 +55,8 @@ describe('the manifest derived from the screen files', () => {
     // The screen studio and the audit join the system's user tools, after the menu manager.
     const group = (before.sections.find((s) => s.key === 'sysmanager')!.items as MenuDefinition['sections']).find((e) => e.key === 'sysmanager-usuarios')!
     group.items = [...(group.items ?? []), ...ADDED_SINCE.menuEntries]
+    const utilities = before.sections.find((s) => s.key === 'utilidades')!
+    utilities.items = [...(utilities.items ?? []), ...ADDED_SINCE.utilityEntries]
     expect(loadDefaultMenu()).toStrictEqual(before)
     expect(JSON.stringify(loadDefaultMenu())).toBe(JSON.stringify(before))
   })

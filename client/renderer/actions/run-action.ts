@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { NavigateFunction } from 'react-router-dom'
 import type { ActionSpec, AfterSpec, CallSpec } from '../../../schemas/screen'
 import { api, saveFile, send } from '../../api/client'
-import { reportError, withCallArea, type CallerText } from '../../api/errors'
+import { isHeld, reportError, withCallArea, type CallerText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { notifySuccess } from '../../api/toast'
 import { localized, messageIn } from '../../i18n/i18n'
@@ -102,6 +102,8 @@ export async function runAction(action: ActionSpec, ctx: TemplateContext, env: A
     return true
   } catch (err) {
     reportError(action.errorArea, err, action.errorMessage, { area: label })
+    // Held for approval: the BFF keeps the change; the dialog it ran from is done with.
+    if (isHeld(err)) env.closeDialog?.()
     return false
   }
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, ApiError, send, type QueryParams } from '../../api/client'
-import { reportError, useFailureText, type CallerText } from '../../api/errors'
+import { isHeld, reportError, useFailureText, type CallerText } from '../../api/errors'
 import { nodeKey } from '../../api/query-keys'
 import { showToast } from '../../api/toast'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -287,6 +287,11 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       // Nothing typed is lost: the values stay on screen and in the draft.
       if (err instanceof ApiError && err.status === 412 && form.initial?.versioned) return await showConflict(values, edited, err)
       reportError(area, err, form.errorMessage ?? fallbackMessage, { area: lastArea })
+      // Held for approval: the BFF keeps the change, so the form is done with (its draft too).
+      if (isHeld(err)) {
+        void drafts?.clear()
+        if (form.after?.closeDialog) onDone?.()
+      }
     } finally {
       setBusy(false)
     }

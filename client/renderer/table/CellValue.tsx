@@ -20,7 +20,9 @@ function textOn(hex: string): string {
 export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'format' | 'badges' | 'colorField' | 'labelField' | 'link' | 'itemField'>; row: Record<string, unknown> }) {
   const { l } = useI18n()
   const raw = getPath(row, column.field)
-  const value = column.itemField && Array.isArray(raw) ? raw.map((item) => getPath(item, column.itemField!)).filter((v) => v != null) : raw
+  // A `{ es, en }` text (a label the BFF sends in both languages) is shown in the user's language.
+  const text = (v: unknown) => (isLocalizedText(v) ? l(v) : v)
+  const value = column.itemField && Array.isArray(raw) ? raw.map((item) => text(getPath(item, column.itemField!))).filter((v) => v != null) : text(raw)
   if (Array.isArray(value) && value.length === 0) return <span>—</span>
   if (column.format === 'badge') {
     if (value === null || value === undefined || value === '') return <span>—</span>
@@ -72,4 +74,8 @@ export function CellValue({ column, row }: { column: Pick<Column, 'field' | 'for
     )
   }
   return <span translate="no">{formatValue(value, column.format)}</span>
+}
+
+function isLocalizedText(v: unknown): v is { es: string; en?: string } {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && typeof (v as { es?: unknown }).es === 'string' && Object.keys(v).every((k) => k === 'es' || k === 'en')
 }

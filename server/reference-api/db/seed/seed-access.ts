@@ -7,6 +7,8 @@ import type { Random } from '../../lib/random'
 export const DEMO_ACCOUNTS = {
   admin: { email: 'admin@portal.test', password: 'Portal-Admin-2026!', nombre: 'Ana', apellidos: 'Administradora Portal' },
   agente: { email: 'agente@portal.test', password: 'Portal-Agente-2026!', nombre: 'Alberto', apellidos: 'Agente Comercial' },
+  /** The second approver of four-eyes approval: GESTORACCESS, like admin. */
+  supervisor: { email: 'supervisor@portal.test', password: 'Portal-Supervisor-2026!', nombre: 'Sara', apellidos: 'Supervisora Portal' },
 } as const
 
 export const PERMISOS = [
@@ -26,13 +28,19 @@ const GRUPOS = [
 /** A password hash that matches no password: the account exists but cannot sign in until one is set. */
 export const NO_PASSWORD = '!'
 
-/** Permissions, groups and users: the two demo accounts plus staff without a usable password. */
-export async function demoPasswordHashes(): Promise<{ admin: string; agente: string }> {
-  const [admin, agente] = await Promise.all([hashPassword(DEMO_ACCOUNTS.admin.password), hashPassword(DEMO_ACCOUNTS.agente.password)])
-  return { admin, agente }
+export interface DemoHashes {
+  admin: string
+  agente: string
+  supervisor: string
 }
 
-export function seedAccess(db: Database.Database, rnd: Random, today: Date, hashes: { admin: string; agente: string }): void {
+/** Permissions, groups and users: the demo accounts plus staff without a usable password. */
+export async function demoPasswordHashes(): Promise<DemoHashes> {
+  const [admin, agente, supervisor] = await Promise.all([hashPassword(DEMO_ACCOUNTS.admin.password), hashPassword(DEMO_ACCOUNTS.agente.password), hashPassword(DEMO_ACCOUNTS.supervisor.password)])
+  return { admin, agente, supervisor }
+}
+
+export function seedAccess(db: Database.Database, rnd: Random, today: Date, hashes: DemoHashes): void {
   const adminHash = hashes.admin
   const agenteHash = hashes.agente
   const insertPermiso = db.prepare('INSERT INTO permisos (nombre, nombre_normalizado, descripcion) VALUES (?, ?, ?)')
@@ -100,6 +108,18 @@ export function seedAccess(db: Database.Database, rnd: Random, today: Date, hash
       if (rnd.chance(0.15)) addToGroup.run(id, 'Productos')
       made++
     }
+    // Last, so the ids of the accounts above stay as they were.
+    const supervisor = insertUsuario.run({
+      email: DEMO_ACCOUNTS.supervisor.email,
+      nombre: DEMO_ACCOUNTS.supervisor.nombre,
+      apellidos: DEMO_ACCOUNTS.supervisor.apellidos,
+      telefono: '910000003',
+      hash: hashes.supervisor,
+      activo: 1,
+      fechaAlta: day(700),
+      ultimoAcceso: null,
+    }).lastInsertRowid
+    addToGroup.run(supervisor, 'Administradores')
   })()
 }
 

@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import type { ApprovalPolicy, ApprovalStatus, ApprovalView, HeldAnswer, PolicyLookup } from '../../schemas/approval'
+import type { AuditActor, AuditChange, AuditRecord } from '../../schemas/audit'
+import type { Endpoint } from '../../schemas/catalogue/endpoint'
+import { callName, type CallIndex } from '../../schemas/catalogue/match'
+import type { Notice } from '../../schemas/notice'
+import { summarizeBody } from '../audit/audit-summary'
+import type { AuditWriter } from '../audit/audit-writer'
+import { actorOf, readPath, recordKey } from '../audit/call-audit'
+import { recordChanges } from '../audit/record-changes'
+import type { CheckedCall } from '../catalogue/call-check'
+import { HttpError } from '../lib/errors'
+import type { NoticeStore } from '../notices/notice-store'
+import type { Session } from '../session/session-store'
+import type { TokenCipher } from '../session/token-cipher'
+import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client'
+import type { ApprovalStore, StoredApproval } from './approval-store'
+import { holds, policiesFor, valuesAt, type ConditionInput } from './policy-condition'
+import type { PolicyService } from './policy-service'
+
+/** Who approves: users holding this permission, never the requester. */
+export const APPROVER_PERMISSION = 'GESTORACCESS'
+/** A held request not decided within this long expires. */
+export const APPROVAL_TTL_MS = 48 * 3600_000
+/** Expired requests are looked for at most this often, besides on every read of the inbox. */
+const SWEEP_MS = 60_000
+const LIST_LIMIT = 200
+
+export interface ApprovalServiceOptions {
+  store: ApprovalStore
+  policies: PolicyService
+  upstream: UpstreamClient
+  catalogue: CallIndex
+  audit: AuditWriter
+  notices: NoticeStore
+  cipher: TokenCipher
+  now?: () => number
+}
+
+const holdsPermission = (session: Session, permission: string) => session.user.Permisos.some((p) => p.NombreNormalizado === permission)
+
+/**
+ * Four-eyes approval of the mutations a policy names. The proxy asks `hold` before sending a
+ * mutation upstream: a matching one is kept (its body sealed) and answered 202; it goes upstream
+ * only when another user holding GESTORACCESS approves it, with the approver's token, and the
+ * audit names both. Rejection and expiry (48 h) are recorded and notified to the requester.
+ */
+export class ApprovalService {
+  private readonly now: () => number
+  private readonly calls: Map<string, Endpoint>
+  private lastSweep = 0
+  private readonly timer: NodeJS.Timeout
+
+  constructor(private readonly opts: ApprovalServiceOptions) {
+    this.now = opts.now ?? Date.now
+    this.calls = new Map(opts.catalogue.calls.map((c) => [c.id, c]))
+    this.timer = setInterval(() => void this.expireDue().catch(() => undefined), SWEEP_MS)
+    this.timer.unref()
+  }
+
+  close(): void {
+    clearInterval(this.timer)
+  }
+
+  /**
+   * Whether the policies hold this mutation; if so it is stored and the 202's answer returned.
+   * A policy whose condition cannot be checked (the record or a lookup cannot be read) holds it.
+   */
+  async hold(request: FastifyRequest, checked: CheckedCall, session: Session): Promise<HeldAnswer | null> {
+    const candidates = policiesFor(await this.opts.policies.active(), checked.call.id)
+    if (candidates.length === 0) return null
+    const base = { token: session.token, brandDomain: request.brand.Domain, requestId: String(request.id) }
+    const readCall = checked.call.record?.read ? this.calls.get(checked.call.record.read) : undefined
+    const key = recordKey(checked.call, checked, request.body)
+    let record: unknown
+    // Read whenever the call names its read: the conditions may need it, and the approver's diff does.
+    if (readCall && key !== undefined) record = await this.readJson({ ...base, method: 'GET', path: readPath(readCall, key) })
+    const input: ConditionInput = { body: request.body, query: queryOf(checked), record }
+    const lookups = new Map<string, Promise<Map<string, string[]> | null>>()
+    const lookup = (l: PolicyLookup) => {
+      const id = JSON.stringify(l)
+      if (!lookups.has(id)) lookups.set(id, this.lookup(l, base))
+      return lookups.get(id)!
+    }
+    const matched: ApprovalPolicy[] = []
+    for (const policy of candidates) if (!policy.when || (await holds(policy.when, input, lookup))) matched.push(policy)
+    if (matched.length === 0) return null
+
+    const id = randomUUID()
+    const created = this.now()
+    const waitingForApprover = await this.onlyApprover(session, base)
+    const summary = summarizeBody(checked.call, request.body)
+    const stored: StoredApproval = {
+      id,
+      status: 'pending',
+      policies: matched.map((p) => ({ id: p.id, label: p.label })),
+      call: callName(checked.call),
+      callId: checked.call.id,
+      ...(key !== undefined && checked.call.record ? { record: { entity: checked.call.record.entity, id: key } satisfies AuditRecord } : {}),
+      changes: diffOf(checked, request.body, record, readCall),
+      ...(summary !== undefined ? { summary } : {}),
+      requester: actorOf(session),
+      brand: request.brand.key,
+      brandDomain: request.brand.Domain,
+      method: checked.call.method,
+      upstreamPath: checked.upstreamPath,
+      sealedBody: request.body === undefined ? null : this.opts.cipher.encrypt(JSON.stringify(request.body), sealContext(id)),
+      requestId: String(request.id),
+      createdAt: created,
+      expiresAt: created + APPROVAL_TTL_MS,
+      waitingForApprover,
+    }
+    await this.opts.store.create(stored)
+    request.log.info({ event: 'approval_held', approvalId: id, call: checked.call.id, policies: stored.policies.map((p) => p.id) }, 'mutation held for approval')
+    const message = waitingForApprover
+      ? 'El cambio necesita la aprobación de otra persona con permiso GESTORACCESS y ahora mismo no hay nadie más que pueda aprobarlo: queda en espera hasta que lo haya. Lo verás en «Mis solicitudes».'
+      : 'El cambio necesita la aprobación de otra persona con permiso GESTORACCESS: queda pendiente y se aplicará cuando lo apruebe. Lo verás en «Mis solicitudes».'
+    return { pendingId: id, message, waitingForApprover }
+  }
+
+  /** The inbox of an approver: pending requests of others, oldest first. */
+  async inbox(session: Session): Promise<ApprovalView[]> {
+    await this.expireDue()
+    const pending = await this.opts.store.list({ status: ['pending'], limit: LIST_LIMIT })
+    return pending.filter((a) => a.requester.id !== session.userId).reverse().map(toView)
+  }
+
+  /** «Mis solicitudes»: the user's own requests, newest first, whatever their state. */
+  async mine(session: Session): Promise<ApprovalView[]> {
+    await this.expireDue()
+    return (await this.opts.store.list({ requesterId: session.userId, limit: LIST_LIMIT })).map(toView)
+  }
+
+  /** Approves and sends upstream. 403 for the requester or an approver without the call's permission; 409 when already decided. */
+  async approve(request: FastifyRequest, session: Session, id: string, comment: string | undefined): Promise<ApprovalView> {
+    const held = await this.decidable(session, id)
+    const call = this.calls.get(held.callId)
+    if (call?.permission && !holdsPermission(session, call.permission)) throw new HttpError(403, `Para aprobar este cambio necesitas también el permiso ${call.permission}.`)
+    const approver = actorOf(session)
+    const decidedAt = this.now()
+    const claimed = await this.opts.store.transition(id, 'pending', { status: 'approving', decidedBy: approver, decidedAt, ...(comment ? { comment } : {}) })
+    if (!claimed) throw alreadyDecided(await this.opts.store.get(id))
+
+    let status: number
+    let result: string | null = null
+    try {
+      const body = held.sealedBody === null ? undefined : this.opts.cipher.decrypt(held.sealedBody, sealContext(id))
+      if (body === null) throw new Error('sealed body does not open')
+      const answer = await this.opts.upstream.call({
+        method: held.method as UpstreamCall['method'],
+        path: held.upstreamPath,
+        token: session.token,
+        brandDomain: held.brandDomain,
+        requestId: String(request.id),
+        ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
+      })
+      status = answer.status
+      if (status < 400 && answer.body !== undefined && answer.body !== '') result = this.opts.cipher.encrypt(JSON.stringify(answer.body), resultContext(id, held.requester.id))
+    } catch (err) {
+      request.log.warn({ event: 'approval_send_failed', approvalId: id, err: { message: (err as Error).message } }, 'approved change not sent')
+      status = err instanceof HttpError ? err.statusCode : 502
+    }
+    const ok = status < 400
+    const outcome = { status: ok ? ('approved' as const) : ('failed' as const), upstreamStatus: status, sealedResult: result }
+    const settled = (await this.opts.store.transition(id, 'approving', outcome)) ?? { ...claimed, ...outcome }
+    await this.opts.audit.write({
+      at: new Date(this.now()).toISOString(),
+      kind: 'call',
+      actor: held.requester,
+      brand: held.brand,
+      call: held.call,
+      callId: held.callId,
+      ...(held.record ? { record: held.record } : {}),
+      ...(held.summary !== undefined ? { summary: held.summary } : {}),
+      ...(held.changes.length ? { changes: held.changes } : {}),
+      outcome: { status, ok },
+      requestId: String(request.id),
+      approval: { id, requestedBy: held.requester, decidedBy: approver },
+    })
+    await this.recordDecision(request, session, settled, ok ? 'approval.approve' : 'approval.failed', status)
+    await this.notify(settled, ok ? 'approved' : 'failed')
+    return toView(settled)
+  }
+
+  async reject(request: FastifyRequest, session: Session, id: string, comment: string | undefined): Promise<ApprovalView> {
+    await this.decidable(session, id)
+    const decided = await this.opts.store.transition(id, 'pending', { status: 'rejected', decidedBy: actorOf(session), decidedAt: this.now(), ...(comment ? { comment } : {}) })
+    if (!decided) throw alreadyDecided(await this.opts.store.get(id))
+    await this.recordDecision(request, session, decided, 'approval.reject', 200)
+    await this.notify(decided, 'rejected')
+    return toView(decided)
+  }
+
+  /**
+   * The upstream's answer to an approved request, for its requester, once: it may hold what the
+   * upstream shows only once (a new API key's secret). Read, it is dropped (and recorded).
+   */
+  async result(request: FastifyRequest, session: Session, id: string): Promise<unknown> {
+    const a = await this.opts.store.get(id)
+    if (!a || a.requester.id !== session.userId) throw new HttpError(404, 'No existe esa solicitud de aprobación entre las tuyas.')
+    if (!a.sealedResult) throw new HttpError(410, 'La respuesta de esta solicitud ya se ha mostrado o no la hay: solo se muestra una vez.')
+    const taken = await this.opts.store.transition(id, a.status, { status: a.status, sealedResult: null })
+    const clear = taken ? this.opts.cipher.decrypt(a.sealedResult, resultContext(id, a.requester.id)) : null
+    if (clear === null) throw new HttpError(410, 'La respuesta de esta solicitud ya se ha mostrado o no la hay: solo se muestra una vez.')
+    await this.recordDecision(request, session, a, 'approval.result-read', 200)
+    return JSON.parse(clear) as unknown
+  }
+
+  /** Pending requests past their 48 hours become expired: recorded, and told to their requester. */
+  async expireDue(): Promise<number> {
+    const now = this.now()
+    if (now - this.lastSweep < 1_000) return 0
+    this.lastSweep = now
+    let expired = 0
+    for (const a of await this.opts.store.list({ status: ['pending'], limit: 10_000 })) {
+      if (a.expiresAt > now) continue
+      const done = await this.opts.store.transition(a.id, 'pending', { status: 'expired', decidedAt: now })
+      if (!done) continue
+      expired++
+      await this.opts.audit.write({
+        at: new Date(now).toISOString(),
+        kind: 'admin',
+        actor: null,
+        brand: a.brand,
+        call: 'bff/approvals/:id',
+        record: { entity: 'aprobacion', id: a.id },
+        outcome: { status: 200, ok: true },
+        requestId: `approval-expiry:${a.id}`,
+        action: 'approval.expire',
+        doc: `aprobacion:${a.id}`,
+        version: null,
+        details: { call: a.call, requester: a.requester.email },
+        approval: { id: a.id, requestedBy: a.requester },
+      })
+      await this.notify(done, 'expired')
+    }
+    return expired
+  }
+
+  /** A request this user may decide: it exists, is pending, and is someone else's. */
+  private async decidable(session: Session, id: string): Promise<StoredApproval> {
+    await this.expireDue()
+    // The routes check it too; here as well, so no other caller of the service can skip it.
+    if (!holdsPermission(session, APPROVER_PERMISSION)) throw new HttpError(403, `Solo decide una solicitud quien tiene el permiso ${APPROVER_PERMISSION}.`)
+    const held = await this.opts.store.get(id)
+    if (!held) throw new HttpError(404, 'No existe esa solicitud de aprobación.')
+    if (held.requester.id === session.userId) throw new HttpError(403, 'No puedes aprobar ni rechazar tu propia solicitud: la decide otra persona con permiso GESTORACCESS.')
+    if (held.status !== 'pending') throw alreadyDecided(held)
+    return held
+  }
+
+  private async recordDecision(request: FastifyRequest, session: Session, a: StoredApproval, action: string, status: number): Promise<void> {
+    await this.opts.audit.write({
+      at: new Date(this.now()).toISOString(),
+      kind: 'admin',
+      actor: actorOf(session),
+      brand: request.brand.key,
+      call: `${request.method} ${(request.routeOptions.url ?? request.url).replace(/^\//, '')}`,
+      record: { entity: 'aprobacion', id: a.id },
+      outcome: { status, ok: status < 400 },
+      requestId: String(request.id),
+      action,
+      doc: `aprobacion:${a.id}`,
+      version: null,
+      details: { call: a.call, ...(a.comment ? { comment: a.comment } : {}) },
+      approval: { id: a.id, requestedBy: a.requester, ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}) },
+    })
+  }
+
+  private async notify(a: StoredApproval, what: 'approved' | 'failed' | 'rejected' | 'expired'): Promise<void> {
+    const by = a.decidedBy?.name || a.decidedBy?.email || ''
+    const note = a.comment ? ` «${a.comment.slice(0, 200)}»` : ''
+    const texts: Record<typeof what, Pick<Notice, 'severity' | 'text'>> = {
+      approved: { severity: 'success', text: { es: `${by} ha aprobado tu cambio (${a.call}) y se ha aplicado.${note}`, en: `${by} approved your change (${a.call}) and it has been applied.${note}` } },
+      failed: { severity: 'warn', text: { es: `${by} ha aprobado tu cambio (${a.call}), pero el servicio lo ha rechazado (HTTP ${a.upstreamStatus ?? '—'}).`, en: `${by} approved your change (${a.call}), but the service refused it (HTTP ${a.upstreamStatus ?? '—'}).` } },
+      rejected: { severity: 'warn', text: { es: `${by} ha rechazado tu cambio (${a.call}).${note}`, en: `${by} rejected your change (${a.call}).${note}` } },
+      expired: { severity: 'warn', text: { es: `Tu cambio (${a.call}) ha caducado sin que nadie lo aprobara en 48 horas.`, en: `Your change (${a.call}) expired: nobody approved it within 48 hours.` } },
+    }
+    try {
+      await this.opts.notices.add(a.requester.id, {
+        id: `approval-${a.id}`,
+        at: new Date(this.now()).toISOString(),
+        title: { es: 'Aprobaciones', en: 'Approvals' },
+        ...texts[what],
+      })
+    } catch {
+      // The decision stands and is in «Mis solicitudes»; a notice that cannot be kept is not worth failing it.
+    }
+  }
+
+  /** Whether nobody but the requester holds the approver permission (from the permission list's effective holders). */
+  private async onlyApprover(session: Session, base: Omit<UpstreamCall, 'method' | 'path'>): Promise<boolean> {
+    const list = [...this.calls.values()].find((c) => c.id === 'permission.list')
+    if (!list) return false
+    const answer = await this.readJson({ ...base, method: 'GET', path: `/${list.path}` })
+    if (!Array.isArray(answer)) return false
+    const row = answer.find((p) => (p as { NombreNormalizado?: unknown })?.NombreNormalizado === APPROVER_PERMISSION) as { NumUsuariosEfectivos?: unknown } | undefined
+    if (typeof row?.NumUsuariosEfectivos !== 'number') return false
+    return row.NumUsuariosEfectivos - (holdsPermission(session, APPROVER_PERMISSION) ? 1 : 0) <= 0
+  }
+
+  private async lookup(l: PolicyLookup, base: Omit<UpstreamCall, 'method' | 'path'>): Promise<Map<string, string[]> | null> {
+    const call = this.calls.get(l.call)
+    if (!call) return null
+    const answer = await this.readJson({ ...base, method: 'GET', path: `/${call.path}` })
+    const rows = Array.isArray(answer) ? answer : Array.isArray((answer as { Items?: unknown })?.Items) ? (answer as { Items: unknown[] }).Items : null
+    if (!rows) return null
+    const table = new Map<string, string[]>()
+    for (const row of rows) {
+      const key = valuesAt(row, l.key)[0]
+      if (typeof key === 'string' || typeof key === 'number') table.set(String(key), valuesAt(row, l.field).map(String))
+    }
+    return table
+  }
+
+  /** A JSON answer of a read, or undefined when it fails (the caller then holds, or assumes nothing). */
+  private async readJson(call: UpstreamCall): Promise<unknown> {
+    try {
+      const answer = await this.opts.upstream.call(call)
+      return answer.status === 200 && answer.body !== null && typeof answer.body === 'object' ? answer.body : undefined
+    } catch {
+      return undefined
+    }
+  }
+}
+
+const sealContext = (id: string) => `approval:${id}`
+const resultContext = (id: string, requester: number) => `approval-result:${id}:${requester}`
+
+function queryOf(checked: CheckedCall): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of checked.query) out[name] = Array.isArray(value) ? value.join(',') : value
+  return out
+}
+
+/** The record with the body laid over it: what it would be after the change. */
+function overlay(record: unknown, body: unknown): unknown {
+  if (record === null || typeof record !== 'object' || Array.isArray(record) || body === null || typeof body !== 'object' || Array.isArray(body)) return body
+  const out: Record<string, unknown> = { ...(record as Record<string, unknown>) }
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) out[k] = overlay(out[k], v)
+  return out
+}
+
+/**
+ * What the held change would do, masked as the audit masks: for an edit (PUT, PATCH) of a record
+ * that was read, with an object body, the record's fields before and after; otherwise (a POST
+ * creates something under the record, a key, a link) the parameters and body sent.
+ */
+function diffOf(checked: CheckedCall, body: unknown, record: unknown, read: Endpoint | undefined): AuditChange[] {
+  const edit = checked.call.method === 'PUT' || checked.call.method === 'PATCH'
+  if (edit && record !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) return recordChanges(record, overlay(record, body), read?.personal)
+  const sent: Record<string, unknown> = { ...queryOf(checked) }
+  if (body !== undefined) {
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) Object.assign(sent, body)
+    else sent.Cuerpo = Array.isArray(body) ? body.join(', ') : body
+  }
+  return recordChanges({}, sent)
+}
+
+function alreadyDecided(a: StoredApproval | null): HttpError {
+  if (!a) return new HttpError(404, 'No existe esa solicitud de aprobación.')
+  const states: Record<ApprovalStatus, string> = {
+    pending: 'está pendiente',
+    approving: 'se está aplicando',
+    approved: 'ya está aprobada',
+    failed: 'ya se aprobó (y el servicio la rechazó)',
+    rejected: 'ya está rechazada',
+    expired: 'ha caducado',
+  }
+  return new HttpError(409, `La solicitud ${states[a.status]}: no se puede decidir de nuevo.`)
+}
+
+export function toView(a: StoredApproval): ApprovalView {
+  return {
+    id: a.id,
+    status: a.status,
+    policies: a.policies,
+    call: a.call,
+    callId: a.callId,
+    ...(a.record ? { record: a.record } : {}),
+    changes: a.changes,
+    ...(a.summary !== undefined ? { summary: a.summary } : {}),
+    requester: a.requester as AuditActor,
+    brand: a.brand,
+    createdAt: new Date(a.createdAt).toISOString(),
+    expiresAt: new Date(a.expiresAt).toISOString(),
+    waitingForApprover: a.waitingForApprover,
+    ...(a.decidedBy ? { decidedBy: a.decidedBy } : {}),
+    ...(a.decidedAt !== undefined ? { decidedAt: new Date(a.decidedAt).toISOString() } : {}),
+    ...(a.comment ? { comment: a.comment } : {}),
+    ...(a.upstreamStatus !== undefined ? { upstreamStatus: a.upstreamStatus } : {}),
+    ...(a.sealedResult ? { resultWaiting: true } : {}),
+  }
+}

@@ -1,0 +1,46 @@
+import type { ApprovalStatus, ApprovalView } from '../../schemas/approval'
+
+/**
+ * A held request as stored: what the inbox shows (masked) plus what sending it needs: the
+ * method, the target the catalogue checked and the body, sealed (AES-256-GCM with the session
+ * key, by the service) since it may hold an IBAN or a NIF.
+ */
+export interface StoredApproval extends Omit<ApprovalView, 'createdAt' | 'expiresAt' | 'decidedAt'> {
+  method: string
+  upstreamPath: string
+  /** The JSON body, sealed; null when the call had none. */
+  sealedBody: string | null
+  brandDomain: string
+  /**
+   * The upstream's answer to the approved request, sealed, for the requester alone to read once
+   * (a generated API key's secret is shown only in that answer); dropped once read.
+   */
+  sealedResult?: string | null
+  /** The request that was held (its audit entry). */
+  requestId: string
+  createdAt: number
+  expiresAt: number
+  decidedAt?: number
+}
+
+export interface ApprovalListFilter {
+  status?: ApprovalStatus[]
+  requesterId?: number
+  /** Newest first, at most this many. */
+  limit: number
+}
+
+/**
+ * The held requests' store port. Adapters (embedded SQLite, Redis) pass the same test suite.
+ * A request changes state only through `transition`, which checks the state it expects
+ * atomically: two approvers, or an approval racing the expiry, cannot both win.
+ */
+export interface ApprovalStore {
+  create(approval: StoredApproval): Promise<void>
+  get(id: string): Promise<StoredApproval | null>
+  list(filter: ApprovalListFilter): Promise<StoredApproval[]>
+  /** Applies `patch` (its `status` included) if the request is still in state `from`; null if it is not (or does not exist). */
+  transition(id: string, from: ApprovalStatus, patch: Partial<StoredApproval> & { status: ApprovalStatus }): Promise<StoredApproval | null>
+  ping(): Promise<void>
+  close(): Promise<void>
+}

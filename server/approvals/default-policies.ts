@@ -1,0 +1,62 @@
+import type { ApprovalPolicies, PolicyLookup } from '../../schemas/approval'
+
+/** Permission ids to their codes (`GESTORACCESS`). */
+const PERMISSION_CODES: PolicyLookup = { call: 'permission.list', key: 'Id', field: 'NombreNormalizado' }
+/** Group ids to the codes of the permissions the group holds. */
+const GROUP_PERMISSIONS: PolicyLookup = { call: 'group.list', key: 'Id', field: 'Permisos[].NombreNormalizado' }
+
+/**
+ * The shipped policies: what a second person approves until admins change them. A policy naming
+ * a call the catalogue does not hold (yet) waits dormant and applies once the call is catalogued
+ * (the contract's edit call, `contract.update`).
+ */
+export const DEFAULT_POLICIES: ApprovalPolicies = [
+  {
+    id: 'contract-iban-active',
+    label: { es: 'Cambio del IBAN de un contrato activo', en: 'IBAN change on an active contract' },
+    calls: ['contract.update'],
+    when: { all: [{ value: 'record.Estado', in: ['activo'] }, { any: [{ changed: 'Iban' }, { changed: 'Cliente.Iban' }] }] },
+  },
+  {
+    id: 'contract-end',
+    label: { es: 'Paso de un contrato a baja o anulado', en: 'Contract set to ended or cancelled' },
+    calls: ['contract.update'],
+    when: { all: [{ value: 'body.Estado', in: ['baja', 'anulado'] }, { changed: 'Estado' }] },
+  },
+  {
+    id: 'renewal-baja',
+    label: { es: 'Baja solicitada en una renovación', en: 'End of supply requested on a renewal' },
+    calls: ['renewal.changeSubstate'],
+    // Sub-state 6: «Baja solicitada».
+    when: { value: 'body.SubestadoId', in: [6] },
+  },
+  {
+    id: 'grant-gestoraccess',
+    label: { es: 'Conceder el permiso GESTORACCESS', en: 'Granting the GESTORACCESS permission' },
+    calls: ['permission.addPermissionsToUser', 'permission.addToUsers', 'group.addPermission'],
+    when: { value: ['body[]', 'query.permiso', 'body.PermisoId'], lookup: PERMISSION_CODES, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'grant-gestoraccess-group',
+    label: { es: 'Añadir a un grupo que tiene GESTORACCESS', en: 'Adding to a group that holds GESTORACCESS' },
+    calls: ['user.addGroups'],
+    when: { value: ['query.userGroup', 'body[]'], lookup: GROUP_PERMISSIONS, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'grant-gestoraccess-group-members',
+    label: { es: 'Añadir usuarios a un grupo que tiene GESTORACCESS', en: 'Adding users to a group that holds GESTORACCESS' },
+    calls: ['user.addGroupToUsers'],
+    when: { value: 'query.userGroup', lookup: GROUP_PERMISSIONS, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'grant-gestoraccess-new-user',
+    label: { es: 'Alta de un usuario en un grupo que tiene GESTORACCESS', en: 'New user in a group that holds GESTORACCESS' },
+    calls: ['user.register'],
+    when: { value: 'body.Grupos[]', lookup: GROUP_PERMISSIONS, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'apikey-generate',
+    label: { es: 'Generar una clave de API', en: 'Generating an API key' },
+    calls: ['apiKey.generate'],
+  },
+]
