@@ -12,7 +12,7 @@ import { messages } from './messages'
 import { preloadPagesFor } from './pages'
 import { AppRoutes } from './router'
 import { ToastHost } from './ToastHost'
-import { RevealHost } from '../renderer/actions/RevealDialog'
+import { RevealHost } from '../renderer/actions/RevealHost'
 
 /** Loads the manifest, applies the brand, then draws the routes the manifest lists. */
 function ManifestGate() {

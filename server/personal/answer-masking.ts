@@ -1,17 +1,19 @@
 import type { Readable } from 'node:stream'
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
-import { isMasked } from '../../schemas/personal-data'
+import { ANSWER_MASKED_KINDS, isMasked, maskAs } from '../../schemas/personal-data'
 import { maskAnswer, personalTree, type PersonalTree } from '../../schemas/personal-paths'
 
 /**
  * Personal data in the proxy's answers and bodies (issue 16). Every JSON answer of a catalogued
  * call whose catalogue entry marks customers' personal data leaves the BFF masked, for every
  * user: a clear value reaches a browser only through the reveal route, with a reason, audited.
- * A write that sends back a masked value (a form showing what it was given) has that field
- * dropped, so a masked value never overwrites the real one.
+ * A write that sends back a masked value (a form showing what it was given) has that value put
+ * back from the record or the field dropped, so a masked value never overwrites the real one.
  */
 
 /** A masked answer is read whole to be masked: big pages are far below this; an answer over it is refused, not passed on clear. */
+const ANSWER_MASKED_KIND_LIST = [...ANSWER_MASKED_KINDS]
+
 export const MASKED_ANSWER_MAX_BYTES = 32 * 1024 * 1024
 
 /** The masking tree of each call, built once (null: nothing to mask in its answers). */
@@ -61,24 +63,53 @@ export function maskJson(body: Buffer, tree: PersonalTree): Buffer | undefined {
   return Buffer.from(JSON.stringify(maskAnswer(value, tree)), 'utf8')
 }
 
+/** What became of the masked values of a write body: put back from the record, or left out. */
+export interface SettledMasks {
+  restored: string[]
+  dropped: string[]
+}
+
+/** Whether a JSON body holds a masked value anywhere. */
+export function holdsMaskedValue(body: unknown): boolean {
+  if (isMasked(body)) return true
+  if (body === null || typeof body !== 'object') return false
+  return Object.values(body as Record<string, unknown>).some(holdsMaskedValue)
+}
+
 /**
- * Removes, in place, every field of a JSON body that still holds a masked value: the user was
- * shown the mask and did not type a new value, so the upstream keeps the one it has. Returns
- * the dotted paths dropped (for the log: names only, never values).
+ * Settles, in place, every field of a JSON body that still holds a masked value: the user was
+ * shown the mask and did not type a new value. When the record as it is now (`current`, read
+ * with the user's token) holds, at the same place, the clear value that masks to exactly what
+ * was sent, that value is put back: a form that sends the whole record (an edit call) keeps
+ * its required fields, and nothing the upstream does not already hold is sent. Otherwise the
+ * field is left out, so the upstream keeps the value it has. Returns the dotted paths of each
+ * (for the log: names only, never values).
  */
-export function dropMaskedFields(body: unknown, path = '', dropped: string[] = []): string[] {
-  if (body === null || typeof body !== 'object') return dropped
+export function settleMaskedFields(body: unknown, current: unknown, path = '', settled: SettledMasks = { restored: [], dropped: [] }): SettledMasks {
+  if (body === null || typeof body !== 'object') return settled
+  const here = current !== null && typeof current === 'object' ? (current as Record<string, unknown>) : undefined
   if (Array.isArray(body)) {
-    body.forEach((item, i) => dropMaskedFields(item, `${path}[${i}]`, dropped))
-    return dropped
+    body.forEach((item, i) => settleMaskedFields(item, Array.isArray(here) ? here[i] : undefined, `${path}[${i}]`, settled))
+    return settled
   }
   const record = body as Record<string, unknown>
   for (const name of Object.keys(record)) {
     const at = path ? `${path}.${name}` : name
-    if (isMasked(record[name])) {
+    const value = record[name]
+    const clear = here && Object.hasOwn(here, name) ? here[name] : undefined
+    if (!isMasked(value)) settleMaskedFields(value, clear, at, settled)
+    else if ((typeof clear === 'string' || typeof clear === 'number') && !isMasked(clear) && ANSWER_MASKED_KIND_LIST.some((kind) => maskAs(kind, String(clear)) === value)) {
+      record[name] = clear
+      settled.restored.push(at)
+    } else {
       delete record[name]
-      dropped.push(at)
-    } else dropMaskedFields(record[name], at, dropped)
+      settled.dropped.push(at)
+    }
   }
-  return dropped
+  return settled
+}
+
+/** Removes, in place, every field of a JSON body that still holds a masked value; returns their paths. */
+export function dropMaskedFields(body: unknown): string[] {
+  return settleMaskedFields(body, undefined).dropped
 }

@@ -6,7 +6,7 @@ import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { checkJsonBody } from '../catalogue/call-check'
 import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
-import { AnswerMasks, AnswerTooLarge, dropMaskedFields, MASKED_ANSWER_MAX_BYTES, maskJson, wholeBody } from '../personal/answer-masking'
+import { AnswerMasks, AnswerTooLarge, holdsMaskedValue, MASKED_ANSWER_MAX_BYTES, maskJson, settleMaskedFields, wholeBody } from '../personal/answer-masking'
 import type { SessionGate } from '../session/session-gate'
 import type { Session } from '../session/session-store'
 import { exchange, type UpstreamExchange } from '../upstream/upstream-exchange'
@@ -198,10 +198,13 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
         request.log.warn({ event: 'api_refused', status: 400, call: call.id, reason: problem }, 'api call refused by the catalogue')
         return sendError(reply, 400, problem)
       }
-      // A field still holding the masked value the user was shown is left out: the upstream
-      // keeps the real one (the audit's summary shows the body as sent on).
-      if (call.effect === 'mutation') {
-        const dropped = dropMaskedFields(request.body)
+      // A field still holding the masked value the user was shown gets the record's own value
+      // back, or is left out: the upstream keeps the real one (the audit's summary shows the
+      // body as sent on). The record is the one the audit reads before the change.
+      if (call.effect === 'mutation' && holdsMaskedValue(request.body)) {
+        if (request.auditing?.call.record?.read) await audit.readBefore(request)
+        const { restored, dropped } = settleMaskedFields(request.body, request.auditing?.before)
+        if (restored.length > 0) request.log.info({ event: 'masked_fields_restored', call: call.id, fields: restored }, 'masked values of a write put back from the record')
         if (dropped.length > 0) request.log.info({ event: 'masked_fields_dropped', call: call.id, fields: dropped }, 'masked values left out of a write')
       }
       // The body the upstream gets is the one checked: re-serialised, so a duplicate key or an
@@ -248,7 +251,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     if (mask) headers['accept-encoding'] = 'identity'
 
     // The record as it was, for the audit's before/after (mutations declaring their record's read call).
-    if (request.auditing?.call.record?.read) await audit.readBefore(request)
+    if (request.auditing?.call.record?.read && !request.auditing.read) await audit.readBefore(request)
     const started = performance.now()
     let answer: UpstreamExchange
     try {

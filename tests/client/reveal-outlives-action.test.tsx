@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ActionSpec } from '../../schemas/screen'
 import { ActionButton } from '../../client/renderer/actions/ActionButton'
-import { RevealHost } from '../../client/renderer/actions/RevealDialog'
+import { RevealHost } from '../../client/renderer/actions/RevealHost'
 
 afterEach(() => {
   cleanup()

@@ -27,8 +27,9 @@ describe('the outline of a screen', () => {
     const kleen = outline.find((i) => i.label === 'Datos del contrato')!
     expect(kleen).toMatchObject({ type: 'detail', depth: 2, place: 'diálogo de «Validación Kleen»' })
     expect(kleen.pointer).toMatch(/^\/root\/children\/0\/actions\/\d+\/content\/0$/)
-    const form = outline.find((i) => i.type === 'form' && i.pointer.endsWith('/form'))!
-    expect(form).toMatchObject({ label: 'subestado-contrato', depth: 2, place: 'formulario de «Subestado de renovación»' })
+    const forms = outline.filter((i) => i.type === 'form' && i.pointer.endsWith('/form'))
+    expect(forms.find((i) => i.label === 'subestado-contrato')).toMatchObject({ depth: 2, place: 'formulario de «Subestado de renovación»' })
+    expect(forms.find((i) => i.label === 'contrato-editar')).toMatchObject({ depth: 2, place: 'formulario de «Editar»' })
     // An action node is labelled by its action.
     expect(outline.find((i) => i.type === 'action')).toMatchObject({ label: 'Validar contrato', depth: 2, place: 'diálogo de «Validación Kleen»' })
   })

@@ -2,7 +2,8 @@ import { ApiCaller } from '../helpers/api-caller'
 import { ADMIN } from '../reference-api/business-support'
 
 /**
- * Realistic requests for the catalogue's JSON read calls, made by the contract test of the
+ * Realistic requests for the catalogue's shaped calls (JSON reads, and the edit calls that answer
+ * the saved record, saved unchanged here), made by the contract test of the
  * answers (tests/contract/answers.test.ts). Keys come from the seed data through list calls,
  * never written down here, so the requests follow the seed.
  */
@@ -33,6 +34,10 @@ export interface SeedKeys {
   userId: number
   tarifaId: number
   groupId: number
+  /** An active contract and an agent as their GET answers them: the body of their edit calls. */
+  editableContractCode: string
+  contractRecord: unknown
+  agentRecord: unknown
 }
 
 interface Paged<T> {
@@ -60,8 +65,10 @@ export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
   const folders = await json<{ Id: number }[]>(api, '/api/folders')
   const tarifas = await json<{ Id: number }[]>(api, '/api/utility/tarifas')
   const groups = await json<{ Id: number }[]>(api, '/api/grupousuarios/user-groups')
+  const active = await firstItem<{ CodigoContrato: string }>(api, '/api/contract', { 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'activo', sortColumn: 'Id', sortOrder: 'asc' })
+  const agentId = (await firstItem<{ Id: number }>(api, '/api/agentes')).Id
   return {
-    agentId: (await firstItem<{ Id: number }>(api, '/api/agentes')).Id,
+    agentId,
     apiUserId: (await firstItem<{ Id: number }>(api, '/api/apiusers/listado-api-user')).Id,
     comparisonId: (await firstItem<{ Id: number }>(api, '/api/comparador/comparativas')).Id,
     contractCode: contract.CodigoContrato,
@@ -75,6 +82,10 @@ export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
     userId: (await firstItem<{ Id: number }>(api, '/api/usuarios')).Id,
     tarifaId: tarifas[0]!.Id,
     groupId: groups[0]!.Id,
+    editableContractCode: active.CodigoContrato,
+    // An active contract: a closed one (baja, anulado) can no longer be edited.
+    contractRecord: await json(api, '/api/contract/id', { codigo: active.CodigoContrato }),
+    agentRecord: await json(api, `/api/agentes/${agentId}`),
   }
 }
 
@@ -90,6 +101,7 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
   'agent.hierarchy': (k) => [{ pathParams: { id: k.agentId } }],
   'agent.detail': (k) => [{ pathParams: { id: k.agentId } }],
   'agent.linkableUsers': (k) => [{ pathParams: { id: k.agentId } }],
+  'agent.update': (k) => [{ variant: 'saved as read', query: { id: k.agentId }, body: k.agentRecord }],
   'apiKey.list': (k) => [{ variant: 'all' }, { variant: 'one API user', query: { apiUserId: k.apiUserId } }],
   'apiKey.scopes': () => [{}],
   'apiUser.list': () => [{ query: PAGE }],
@@ -110,6 +122,7 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
   'comparator.detail': (k) => [{ pathParams: { id: k.comparisonId } }],
   'contract.list': () => [{ query: PAGE }],
   'contract.detail': (k) => [{ query: { codigo: k.contractCode } }],
+  'contract.update': (k) => [{ variant: 'saved as read', query: { codigo: k.editableContractCode }, body: k.contractRecord }],
   'contract.documents': (k) => [{ query: { contrato: k.contractCode } }],
   'contract.stateCounts': () => [{ variant: 'by state' }, { variant: 'by province', query: { agrupar: 'provincia' } }],
   'contract.countPerMonth': () => [{ variant: 'default span' }, { variant: 'a year', query: { desde: '2025-11-01', hasta: '2026-10-31' } }],

@@ -10,6 +10,8 @@ import { startFakeUpstream, type FakeUpstream } from './fake-upstream'
 
 export const ADMIN = { username: 'admin@portal.test', password: 'Portal-Admin-2026!' }
 export const AGENTE = { username: 'agente@portal.test', password: 'Portal-Agente-2026!' }
+/** The second GESTORACCESS account of the demo data: approves what admin@ asks (four-eyes). */
+export const SUPERVISOR = { username: 'supervisor@portal.test', password: 'Portal-Supervisor-2026!' }
 /** The one user of the fake upstream (tests/helpers/fake-upstream.ts). */
 export const FAKE_USER = { username: 'prueba@portal.test', password: 'correcta' }
 

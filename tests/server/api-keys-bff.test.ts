@@ -2,7 +2,7 @@ import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApiKey, ApiScope } from '../../schemas/business/access'
 import type { AuditEntry } from '../../schemas/audit'
-import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
+import { ADMIN, AGENTE, buildTestBff, sessionCookie, SUPERVISOR, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 
 /**
@@ -16,7 +16,11 @@ let api: RunningReferenceApi
 let bff: TestBff
 let admin = ''
 let agente = ''
+let supervisor = ''
 let apiUserId = 0
+
+/** The upstream's answer to a generation: the key, and its secret shown once. */
+type ApiKeyCreated = ApiKey & { Clave: string }
 
 type Method = 'get' | 'put' | 'post' | 'delete'
 
@@ -31,10 +35,21 @@ function call(method: Method, path: string, cookie: string, body?: unknown, host
   return body === undefined ? r : r.send(body as object)
 }
 
+/**
+ * Generating a key needs a second person (the shipped approval policy): the admin's request is
+ * held (202), the supervisor approves it, and the admin reads the upstream's answer once.
+ */
+async function generateKey(body: object): Promise<ApiKeyCreated> {
+  const held = await call('post', '/api/apikey/generate', admin, body).expect(202)
+  await call('post', `/bff/approvals/${held.body.pendingId}/approve`, supervisor, {}).expect(200)
+  return (await call('get', `/bff/approvals/${held.body.pendingId}/result`, admin).expect(200)).body as ApiKeyCreated
+}
+
 beforeAll(async () => {
   api = await startReferenceApi()
   bff = await buildTestBff(api.url)
   admin = await signIn(ADMIN)
+  supervisor = await signIn(SUPERVISOR)
   agente = await signIn(AGENTE, GRUPO)
   const user = await call('post', '/api/apiusers/register-api-user', admin, { Nombre: `BFF ámbitos ${Date.now()}`, Email: 'bff-ambitos@pruebas.test' }).expect(201)
   apiUserId = user.body.Id
@@ -62,7 +77,7 @@ describe('admin calls of API keys', () => {
   it('lists scopes, generates with scopes and rotates for an admin, each change audited with the key as its record', async () => {
     const scopes = (await call('get', '/api/apikey/scopes', admin).expect(200)).body as ApiScope[]
     expect(scopes.map((s) => s.Scope)).toContain('sips:lectura')
-    const gen = await call('post', '/api/apikey/generate', admin, { ApiUserId: apiUserId, Scopes: ['sips:lectura'], Descripcion: 'BFF' }).expect(201)
+    const gen = { body: await generateKey({ ApiUserId: apiUserId, Scopes: ['sips:lectura'], Descripcion: 'BFF' }) }
     expect(gen.body.Scopes).toEqual(['sips:lectura'])
     const bad = await call('post', '/api/apikey/rotate', admin, { ApiKey: gen.body.ApiKey, HorasSolapamiento: 500 })
     expect(bad.status).toBe(400)
@@ -82,7 +97,7 @@ describe('admin calls of API keys', () => {
 
 describe('the public API v1 through the BFF', () => {
   it('answers a call in the key scope, refuses one outside it naming the scope, and records the client address', async () => {
-    const gen = await call('post', '/api/apikey/generate', admin, { ApiUserId: apiUserId, Scopes: ['precios:lectura'] }).expect(201)
+    const gen = { body: await generateKey({ ApiUserId: apiUserId, Scopes: ['precios:lectura'] }) }
     const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
     const ok = await call('get', `/api/public/v1/precios/omie?fecha=${day}`, admin).set('X-Api-Key', gen.body.Clave)
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ApprovalView, HeldAnswer } from '../../schemas/approval'
 import type { AuditPageAnswer } from '../../schemas/audit'
 import type { Notice } from '../../schemas/notice'
-import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
+import { ADMIN, AGENTE, buildTestBff, sessionCookie, SUPERVISOR, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 
 /**
@@ -12,7 +12,6 @@ import { startReferenceApi, type RunningReferenceApi } from '../helpers/referenc
  * people in the audit; rejection and expiry (48 h) are recorded and notified to the requester.
  */
 
-export const SUPERVISOR = { username: 'supervisor@portal.test', password: 'Portal-Supervisor-2026!' }
 const HOUR = 3600_000
 
 let api: RunningReferenceApi
@@ -185,13 +184,37 @@ describe('conditions', () => {
   })
 })
 
+describe('an IBAN change on an active contract', () => {
+  it('is held, while saving the same contract with its IBAN as shown (masked) goes through', async () => {
+    const code = (api.db.prepare("SELECT c.codigo FROM contratos c JOIN marcas m ON m.id = c.marca_id WHERE m.dominio = 'energiaverde.es' AND c.estado = 'activo' ORDER BY c.id DESC LIMIT 1").get() as { codigo: string }).codigo
+    const ibanOf = () => (api.db.prepare('SELECT iban FROM contratos WHERE codigo = ?').get(code) as { iban: string }).iban
+    const before = ibanOf()
+    const record = (await call('get', `/api/contract/id?codigo=${code}`, admin).expect(200)).body as { Iban: string; Cliente: Record<string, unknown> }
+    expect(record.Iban).toMatch(/^ES\d\d \*{4}/)
+
+    // The IBAN as shown: put back by the BFF, unchanged, not held.
+    await call('put', `/api/contract/update?codigo=${code}`, admin, { ...record, Cliente: { ...record.Cliente, Municipio: 'Getafe' } }).expect(200)
+    expect(ibanOf()).toBe(before)
+
+    // A new IBAN: held for a second person, and nothing changes until then.
+    const held = await call('put', `/api/contract/update?codigo=${code}`, admin, { ...record, Iban: 'ES7620770024003102575766' }).expect(202)
+    expect((held.body as HeldAnswer).pendingId).toBe(held.headers['x-approval-pending'])
+    expect(ibanOf()).toBe(before)
+    const item = (await inbox()).find((a) => a.id === (held.body as HeldAnswer).pendingId)
+    expect(item).toMatchObject({ callId: 'contract.update', record: { entity: 'contrato', id: code } })
+    // The diff the approver reads keeps both IBANs masked.
+    expect(JSON.stringify(item)).not.toContain(before)
+    expect(JSON.stringify(item)).not.toContain('ES7620770024003102575766')
+  })
+})
+
 describe('policies as data', () => {
   it('admins read them with their version, a bad one is refused in Spanish, a save changes what is held, a stale save is a 409', async () => {
     const current = (await call('get', '/bff/admin/approval-policies', admin).expect(200)).body as { version: number; policies: { id: string; calls: string[] }[] }
     expect(current.version).toBe(0)
     expect(current.policies.map((p) => p.id)).toContain('apikey-generate')
-    // The contract's edit call is not catalogued here: its defaults wait dormant, left out.
-    expect(current.policies.some((p) => p.calls.includes('contract.update'))).toBe(false)
+    // The contract's edit call is catalogued: its default (an IBAN change on an active contract) applies.
+    expect(current.policies.find((p) => p.id === 'contract-iban-active')?.calls).toEqual(['contract.update'])
     await call('get', '/bff/admin/approval-policies', agente).expect(403)
 
     const unknown = await call('put', '/bff/admin/approval-policies', admin, { version: 0, policies: [{ id: 'x', label: { es: 'X' }, calls: ['no.existe'] }] }).expect(400)

@@ -207,17 +207,26 @@ describe('revealing one value', () => {
 })
 
 describe('writes', () => {
-  it('drop fields that still hold a masked value: the real value stays', async () => {
+  it('a field still holding a masked value never overwrites the real one: the shown mask is put back from the record, any other is dropped', async () => {
     const email = `mascaras-${Date.now()}@portal.test`
     const created = await request(bff.app.server).post('/api/usuarios/register').set('Host', 'localhost').set('X-CSRF', '1').set('Cookie', admin)
       .send({ Email: email, Nombre: 'Marta', Apellidos: 'Gil Soto', Telefono: '612 345 678', Password: 'Nueva-Clave-2027' }).expect(201)
     const id = created.body.Id as number
     const before = (await adminApi.get<{ Telefono: string }>(`/api/usuarios/${id}`)).body.Telefono
     expect(before.replace(/\D/g, '')).toBe('612345678')
-    await request(bff.app.server).put('/api/usuarios/update').query({ Id: id }).set('Host', 'localhost').set('X-CSRF', '1').set('Cookie', admin)
-      .send({ Nombre: 'Marta Isabel', Telefono: '******678' }).expect(200)
-    const user = (await adminApi.get<{ Nombre: string; Telefono: string }>(`/api/usuarios/${id}`)).body
-    expect({ Nombre: user.Nombre, Telefono: user.Telefono }).toEqual({ Nombre: 'Marta Isabel', Telefono: before })
+    const save = (body: object) => request(bff.app.server).put('/api/usuarios/update').query({ Id: id }).set('Host', 'localhost').set('X-CSRF', '1').set('Cookie', admin).send(body).expect(200)
+    const read = async () => (await adminApi.get<{ Nombre: string; Telefono: string }>(`/api/usuarios/${id}`)).body
+
+    // The mask the user was shown: the record's own value goes upstream.
+    await save({ Nombre: 'Marta Isabel', Telefono: '******678' })
+    expect(await read()).toMatchObject({ Nombre: 'Marta Isabel', Telefono: before })
+    const restored = bff.logs.lines.find((l) => l.event === 'masked_fields_restored')
+    expect(restored).toMatchObject({ call: 'user.update', fields: ['Telefono'] })
+    expect(JSON.stringify(restored)).not.toContain('678')
+
+    // A mask that is not the record's value: left out, the upstream keeps what it has.
+    await save({ Nombre: 'Marta Isabel Gil', Telefono: '******999' })
+    expect(await read()).toMatchObject({ Nombre: 'Marta Isabel Gil', Telefono: before })
     const dropped = bff.logs.lines.find((l) => l.event === 'masked_fields_dropped')
     expect(dropped).toMatchObject({ call: 'user.update', fields: ['Telefono'] })
     expect(JSON.stringify(dropped)).not.toContain('678')

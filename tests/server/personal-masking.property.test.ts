@@ -4,7 +4,7 @@ import type { PersonalKind } from '../../schemas/catalogue/endpoint'
 import { ANSWER_MASKED_KINDS, isMasked, maskAddress, maskAs, maskEmail, maskIban, maskNif, maskPhone } from '../../schemas/personal-data'
 import { maskAnswer, personalFieldAt, personalTree } from '../../schemas/personal-paths'
 import { maskIban as auditMaskIban } from '../../server/audit/audit-mask'
-import { dropMaskedFields, maskJson } from '../../server/personal/answer-masking'
+import { dropMaskedFields, holdsMaskedValue, maskJson, settleMaskedFields } from '../../server/personal/answer-masking'
 
 /**
  * Issue 16: the BFF's answers carry customers' personal data masked. Whatever the shape of the
@@ -179,6 +179,40 @@ describe('the proxy’s helpers', () => {
     const body = { Iban: 'ES91 **** **** **** **** 1332', Email: 'nueva@correo.es', Cliente: { Nif: '*****678Z', Nombre: 'Ana' } }
     expect(dropMaskedFields(body)).toEqual(['Iban', 'Cliente.Nif'])
     expect(body).toEqual({ Email: 'nueva@correo.es', Cliente: { Nombre: 'Ana' } })
+  })
+
+  it('puts back from the record the values whose mask was sent unchanged: the write is the record as it is', () => {
+    fc.assert(
+      fc.property(json, (record) => {
+        const sent = maskAnswer(structuredClone(record), tree)
+        // Masked texts that are items of arrays directly are kept as sent (see leavesInArrays).
+        fc.pre(!leavesInArrays(sent).some(isMasked))
+        settleMaskedFields(sent, record)
+        expect(sent).toEqual(record)
+        expect(holdsMaskedValue(sent)).toBe(false)
+      }),
+      { numRuns: 800 },
+    )
+  })
+
+  it('never puts back a value whose mask is not the one sent: against another record, such a field is dropped', () => {
+    fc.assert(
+      fc.property(json, json, (shown, other) => {
+        const sent = maskAnswer(structuredClone(shown), tree)
+        const { restored, dropped } = settleMaskedFields(sent, other)
+        expect(JSON.stringify(sent).includes('****')).toBe(JSON.stringify(leavesInArrays(sent)).includes('****'))
+        for (const at of restored) {
+          const value = at.split(/\.|\[(\d+)\]/).filter(Boolean).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], sent)
+          const mask = at.split(/\.|\[(\d+)\]/).filter(Boolean).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], maskAnswer(structuredClone(shown), tree))
+          expect([...ANSWER_MASKED_KINDS].some((kind) => maskAs(kind, String(value)) === mask)).toBe(true)
+        }
+        expect(restored.filter((at) => dropped.includes(at))).toEqual([])
+      }),
+      { numRuns: 800 },
+    )
+    const sent = { Iban: 'ES91 **** **** **** **** 1332', Cliente: { Nif: '*****678Z' } }
+    expect(settleMaskedFields(sent, { Iban: 'ES7620770024003102575766', Cliente: { Nif: '12345678Z' } })).toEqual({ restored: ['Cliente.Nif'], dropped: ['Iban'] })
+    expect(sent).toEqual({ Cliente: { Nif: '12345678Z' } })
   })
 })
 

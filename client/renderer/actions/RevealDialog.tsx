@@ -2,13 +2,12 @@ import { Button } from 'primereact/button'
 import { Dialog } from 'primereact/dialog'
 import { Message } from 'primereact/message'
 import { useState } from 'react'
-import type { AfterSpec } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { messages } from './messages'
-import { closeRevealed, useRevealed } from './reveal-store'
+import type { Revealed } from './reveal-store'
 
 /** Shows a secret once (a new API key) with a copy button; it cannot be shown again. */
-export function RevealDialog({ value, spec, onClose }: { value: string; spec: NonNullable<AfterSpec['reveal']>; onClose: () => void }) {
+export function RevealDialog({ value, spec, onClose }: { value: string; spec: Revealed['spec']; onClose: () => void }) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const [copied, setCopied] = useState(false)
@@ -32,10 +31,4 @@ export function RevealDialog({ value, spec, onClose }: { value: string; spec: No
       </div>
     </Dialog>
   )
-}
-
-/** Draws the secret an action revealed, wherever that action now is (mounted once, in the app shell). */
-export function RevealHost() {
-  const revealed = useRevealed()
-  return revealed ? <RevealDialog key={revealed.value} value={revealed.value} spec={revealed.spec} onClose={closeRevealed} /> : null
 }
