@@ -306,6 +306,13 @@ export const Screen = Type.Cyclic(
                * changed beside what this user typed, to re-apply over the new version or discard.
                */
               versioned: Type.Optional(Type.Boolean()),
+              /**
+               * The loaded record is the template of a new one (a duplicate): values that arrive
+               * masked (personal data) cannot be copied, so they start empty and the form names
+               * them. Without it, the form saves the record it loaded, and a masked value left as
+               * shown is put back by the BFF.
+               */
+              copy: Type.Optional(Type.Boolean()),
               ...ErrorSpec,
             },
             { additionalProperties: false },

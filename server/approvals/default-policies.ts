@@ -30,11 +30,25 @@ export const DEFAULT_POLICIES: ApprovalPolicies = [
     // Sub-state 6: «Baja solicitada».
     when: { value: 'body.SubestadoId', in: [6] },
   },
+  // One policy per call: each names where its call carries the permission (a body of user ids
+  // must never be read as permission ids).
   {
     id: 'grant-gestoraccess',
-    label: { es: 'Conceder el permiso GESTORACCESS', en: 'Granting the GESTORACCESS permission' },
-    calls: ['permission.addPermissionsToUser', 'permission.addToUsers', 'group.addPermission'],
-    when: { value: ['body[]', 'query.permiso', 'body.PermisoId'], lookup: PERMISSION_CODES, in: ['GESTORACCESS'] },
+    label: { es: 'Conceder el permiso GESTORACCESS a un usuario', en: 'Granting the GESTORACCESS permission to a user' },
+    calls: ['permission.addPermissionsToUser'],
+    when: { value: 'body[]', lookup: PERMISSION_CODES, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'grant-gestoraccess-users',
+    label: { es: 'Conceder el permiso GESTORACCESS a varios usuarios', en: 'Granting the GESTORACCESS permission to several users' },
+    calls: ['permission.addToUsers'],
+    when: { value: 'query.permiso', lookup: PERMISSION_CODES, in: ['GESTORACCESS'] },
+  },
+  {
+    id: 'grant-gestoraccess-to-group',
+    label: { es: 'Dar el permiso GESTORACCESS a un grupo', en: 'Giving a group the GESTORACCESS permission' },
+    calls: ['group.addPermission'],
+    when: { value: 'body.PermisoId', lookup: PERMISSION_CODES, in: ['GESTORACCESS'] },
   },
   {
     id: 'grant-gestoraccess-group',

@@ -203,6 +203,47 @@ describe('useFormController', () => {
   })
 })
 
+describe('masked personal data in a loaded record (issue 16)', () => {
+  // What the BFF answers a user: the NIF and e-mail masked, the rest clear.
+  const record = { Nif: '*****678Z', Contacto: { Email: 'a****@example.es' }, Potencia: 4.6 }
+  const nif: Field = { name: 'Nif', label: 'NIF', input: 'text', required: true, pattern: { regex: '^[0-9XYZ][0-9]{7}[A-Z]$', message: 'El NIF no es válido.' } }
+  const edit: FormNode = {
+    ...form,
+    fields: [nif, ...fields.slice(1)],
+    steps: undefined,
+    review: undefined,
+    draft: undefined,
+    initial: { endpoint: 'api/contract/id' },
+    submit: { method: 'PUT', endpoint: 'api/contract/update', body: 'values' },
+  }
+
+  it('an edit keeps a masked value as shown, without format errors, and sends it for the BFF to put back; a typed value is checked', async () => {
+    const fetchMock = vi.fn(async (_input: string, _init?: RequestInit) => Response.json({}))
+    vi.stubGlobal('fetch', fetchMock)
+    const { result } = harness(edit, { loaded: record })
+    expect(result.current.form.values.Nif).toBe('*****678Z')
+    act(() => result.current.form.touch('Nif'))
+    expect(result.current.form.errorOf(nif)).toBeUndefined()
+    expect(result.current.form.uncopied).toEqual([])
+    // Another masked-looking text is not the record's: the rules apply to it.
+    act(() => result.current.form.setValue('Nif', '*****999Z'))
+    expect(result.current.form.errorOf(nif)).toBe('El NIF no es válido.')
+    act(() => result.current.form.setValue('Nif', '*****678Z'))
+    expect(result.current.form.errorOf(nif)).toBeUndefined()
+    act(() => result.current.form.setValue('Acepta', true))
+    await act(() => result.current.form.submit())
+    const sent = fetchMock.mock.calls.find(([url]) => url === '/api/contract/update')
+    expect(JSON.parse(String(sent?.[1]?.body))).toMatchObject({ Nif: '*****678Z', Contacto: { Email: 'a****@example.es' } })
+  })
+
+  it('a copy into a new record leaves masked values empty, names them, and copies the rest', () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({})))
+    const { result } = harness({ ...form, steps: undefined, review: undefined, initial: { endpoint: 'api/contract/id', copy: true } }, { loaded: record })
+    expect(result.current.form.values).toMatchObject({ Nif: null, 'Contacto.Email': null, Potencia: 4.6 })
+    expect(result.current.form.uncopied.map((f) => f.name)).toEqual(['Nif', 'Contacto.Email'])
+  })
+})
+
 describe('useFormSource', () => {
   it('is loading until the stored draft is read, then ready with it', async () => {
     const draft: SavedDraft = { values: { Nif: '87654321X' }, savedAt: Date.UTC(2026, 10, 20) }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, chooseOption, signIn, textField } from './support'
+import { ADMIN, approveAsSupervisor, chooseOption, revealApprovedKey, signIn, textField } from './support'
 
 /**
  * API keys that can be governed: an admin generates a key with one read scope, the public API
@@ -28,7 +28,7 @@ async function revealedKey(page: Page): Promise<string> {
   return key
 }
 
-test('a key with one read scope: in-scope call answered, out-of-scope refused, rotated with both secrets working in the overlap', async ({ page }) => {
+test('a key with one read scope: in-scope call answered, out-of-scope refused, rotated with both secrets working in the overlap', async ({ page, browser }) => {
   test.setTimeout(150_000)
   await signIn(page, ADMIN)
   await page.goto('/apikeys')
@@ -39,8 +39,14 @@ test('a key with one read scope: in-scope call answered, out-of-scope refused, r
   await textField(dialog, 'Descripción').fill(description)
   await chooseOption(page, dialog, 'Ámbitos', 'precios:lectura — Precios (lectura)')
   await dialog.getByRole('button', { name: 'Generar' }).click()
+  // Generating a key needs a second person (the shipped four-eyes policy); its secret is then
+  // shown once to the requester, from «Mis solicitudes».
+  await expect(page.locator('.p-toast-message-info')).toContainText('necesita la aprobación')
+  await approveAsSupervisor(browser, description)
+  await revealApprovedKey(page, description)
   const oldKey = await revealedKey(page)
   const oldId = oldKey.split('.')[0]!
+  await page.goto('/apikeys')
 
   const oldRow = page.locator('[data-table="apikeys"] tbody tr', { hasText: oldId })
   await slow(oldRow).toContainText('precios:lectura')

@@ -65,6 +65,20 @@ describe('users: register, find, update, deactivate, delete', () => {
     expect((await admin.delete(`/api/usuarios/delete`, undefined, { Id: created.Id })).status).toBe(404)
   })
 
+  it('never gives a deleted user’s id to a new one, even when it was the newest: its history stays its own', async () => {
+    const newest = await register()
+    expect((await admin.delete(`/api/usuarios/delete`, undefined, { Id: newest.Id })).status).toBe(204)
+    const next = await register()
+    expect(next.Id).toBeGreaterThan(newest.Id)
+    // The same holds across the other tables whose records can be deleted.
+    const group = await admin.post<{ Id: number }>('/api/grupousuarios/create-user-group', { Nombre: `Grupo efímero ${Date.now()}` })
+    expect(group.status).toBe(201)
+    api.db.prepare('DELETE FROM grupos WHERE id = ?').run(group.body.Id)
+    const again = await admin.post<{ Id: number }>('/api/grupousuarios/create-user-group', { Nombre: `Grupo efímero ${Date.now()}-2` })
+    expect(again.status).toBe(201)
+    expect(again.body.Id).toBeGreaterThan(group.body.Id)
+  })
+
   it('registers without a password: the account exists but cannot sign in', async () => {
     const created = await register()
     expect(created.TieneContrasena).toBe(false)

@@ -122,6 +122,9 @@ function FormBody({
           }
         />
       )}
+      {c.uncopied.length > 0 && (
+        <Message severity="warn" className="form-uncopied" text={tf('copy.protected', { fields: c.uncopied.map((f) => l(f.label)).join(', ') })} />
+      )}
       {c.conflict && <ConflictPanel formId={form.id} conflict={c.conflict} ctx={fieldCtx} busy={busy} onReapply={() => void c.reapply()} onDiscard={c.discardMine} />}
       {steps && (
         <ol className="form-steps" aria-label={tf('steps.label')}>

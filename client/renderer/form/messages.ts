@@ -4,6 +4,7 @@ import { defineMessages } from '../../i18n/i18n'
 export const messages = defineMessages({
   es: {
     'form.name': 'Formulario',
+    'copy.protected': 'Estos datos protegidos no se copian del registro de origen; escríbelos: {fields}.',
     'conflict.title': 'Otra persona ha guardado este registro mientras lo editabas',
     'conflict.text': 'No se ha guardado nada tuyo y lo que has escrito sigue en el formulario. Esto es lo que cambió la otra persona, junto a lo tuyo:',
     'conflict.textNoFields': 'No se ha guardado nada tuyo y lo que has escrito sigue en el formulario; la otra persona no cambió ninguno de estos campos.',
@@ -46,6 +47,7 @@ export const messages = defineMessages({
   },
   en: {
     'form.name': 'Form',
+    'copy.protected': 'These protected details are not copied from the original record; type them in: {fields}.',
     'conflict.title': 'Someone else saved this record while you were editing it',
     'conflict.text': 'Nothing of yours was saved and what you typed is still in the form. This is what the other person changed, beside yours:',
     'conflict.textNoFields': 'Nothing of yours was saved and what you typed is still in the form; the other person changed none of these fields.',

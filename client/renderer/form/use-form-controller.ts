@@ -11,6 +11,7 @@ import { applyAfter, resolveCall } from '../actions/run-action'
 import { useRenderContext } from '../context'
 import { messages as rendererMessages } from '../messages'
 import { useScreenTitle } from '../screen-title'
+import { isMasked } from '../../../schemas/personal-data'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { messages } from './messages'
 import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
@@ -21,11 +22,25 @@ function emptyValue(f: Field): unknown {
   return f.input === 'checkbox' ? false : f.input === 'multiselect' || f.input === 'file' ? [] : null
 }
 
-function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, map: Record<string, string> | undefined): Record<string, unknown> {
+/** A field's value in the loaded record (through the form's map), if any. */
+function loadedValue(f: Field, loaded: unknown, map: Record<string, string> | undefined): unknown {
+  return loaded !== undefined && loaded !== null ? getPath(loaded, map?.[f.name] ?? f.name) : undefined
+}
+
+/**
+ * The fields whose loaded value arrived masked (personal data the BFF masks) in a form that
+ * copies its record into a new one: a mask cannot be copied, so they start empty.
+ */
+export function uncopiedFields(form: FormNode, loaded: unknown): Field[] {
+  if (!form.initial?.copy) return []
+  return form.fields.filter((f) => isMasked(loadedValue(f, loaded, form.initial?.map)))
+}
+
+function initialValues(fields: Field[], ctx: TemplateContext, loaded: unknown, map: Record<string, string> | undefined, copy = false): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   for (const f of fields) {
-    const fromLoad = loaded !== undefined && loaded !== null ? getPath(loaded, map?.[f.name] ?? f.name) : undefined
-    if (fromLoad !== undefined && fromLoad !== null) values[f.name] = fromLoad
+    const fromLoad = loadedValue(f, loaded, map)
+    if (fromLoad !== undefined && fromLoad !== null && !(copy && isMasked(fromLoad))) values[f.name] = fromLoad
     else if (f.defaultValue !== undefined) values[f.name] = resolveValue(f.defaultValue, ctx)
     else values[f.name] = emptyValue(f)
   }
@@ -152,6 +167,8 @@ export interface FormController {
   dirty: boolean
   /** The draft the form was restored from, while its notice is shown. */
   restoredDraft: SavedDraft | null
+  /** Masked values of the record a copying form started from, left for the user to type. */
+  uncopied: Field[]
   /** Deletes the draft and goes back to the starting values. */
   discardDraft(): void
   /** A versioned save refused as stale (412): the newer version and, field by field, theirs and yours. */
@@ -174,8 +191,10 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
   const client = useQueryClient()
   const navigate = useNavigate()
   const [restored] = useState<SavedDraft | null>(draft)
+  const copy = form.initial?.copy === true
+  const [uncopied] = useState(() => uncopiedFields(form, loaded))
   const [current, setValues] = useState<Record<string, unknown>>(() => ({
-    ...initialValues(form.fields, ctx, loaded, form.initial?.map),
+    ...initialValues(form.fields, ctx, loaded, form.initial?.map, copy),
     ...(restored ? draftValues(form.fields, restored.values) : {}),
   }))
   const [dirty, setDirty] = useState(false)
@@ -209,11 +228,14 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
   const errors = useMemo(() => {
     const out: Record<string, string> = {}
     for (const f of visible) {
+      // A masked value left as it was shown is the record's own: the BFF puts it back on save,
+      // so the format rules (made for clear values) do not apply to it.
+      if (!copy && isMasked(values[f.name]) && values[f.name] === loadedValue(f, base.record, map)) continue
       const e = validateField(f, values[f.name], values)
       if (e) out[f.name] = e
     }
     return out
-  }, [visible, values])
+  }, [visible, values, copy, base.record, map])
 
   const blocking = (fields: Field[]) => fields.find((f) => errors[f.name] || serverErrors[f.name])
 
@@ -346,9 +368,10 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
     submitted,
     dirty,
     restoredDraft: draftNotice ? restored : null,
+    uncopied,
     discardDraft: () => {
       void drafts?.clear().then((deleted) => deleted || warnDraft(t('form.draft.discardFailed')))
-      setValues(initialValues(form.fields, ctx, loaded, form.initial?.map))
+      setValues(initialValues(form.fields, ctx, loaded, form.initial?.map, copy))
       setDraftNotice(false)
       setDirty(false)
       setStepIndex(0)

@@ -13,6 +13,12 @@ import { preferencesQuery } from '../../api/preferences'
  * `meta` here: failures are reported by the panel that shows them.
  */
 
+/**
+ * A panel that mounts on a failed load shows that failure (and its «Reintentar») instead of
+ * asking again: the init step already made the call and its one retry (spec §9).
+ */
+const PANEL = { retryOnMount: false } as const
+
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
 /** The last twelve months: from the first day of the month eleven months ago to today. */
@@ -30,31 +36,37 @@ export const RENEWALS_PARAMS = {
 } as const
 
 export const summaryQuery = () => ({
+  ...PANEL,
   queryKey: ['dashboard', 'resumen'],
   queryFn: () => api.get<DashboardSummary>('/api/utility/dashboard/resumen'),
 })
 
 export const statesQuery = () => ({
+  ...PANEL,
   queryKey: ['dashboard', 'situacion-contratos'],
   queryFn: () => api.get<StateCount[]>('/api/contract/situacion-contratos'),
 })
 
 export const perMonthQuery = (range = lastTwelveMonths()) => ({
+  ...PANEL,
   queryKey: ['dashboard', 'cantidad-por-mes', range.desde, range.hasta],
   queryFn: () => api.get<MonthCount[]>('/api/contract/cantidad-por-mes', { params: range }),
 })
 
 export const omieLastDayQuery = () => ({
+  ...PANEL,
   queryKey: ['dashboard', 'omie', 'ultima-fecha'],
   queryFn: () => api.get<{ Fecha: string }>('/api/energia/ultima-fecha'),
 })
 
 export const omieDayQuery = (day: string | undefined) => ({
+  ...PANEL,
   queryKey: ['dashboard', 'omie', day],
   queryFn: () => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
 })
 
 export const renewalsQuery = () => ({
+  ...PANEL,
   queryKey: ['dashboard', 'renovaciones', RENEWALS_PARAMS],
   queryFn: () => api.get<RenewalPage>('/api/renovaciones', { params: RENEWALS_PARAMS }),
 })

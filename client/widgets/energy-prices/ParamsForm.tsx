@@ -126,6 +126,8 @@ export function ParamsForm({ params, lastDay, tarifas, defaultFee, onApply }: { 
             optionLabel="label"
             optionValue="value"
             onChange={(e) => set({ resolucion: e.value as Resolution })}
+            // Names the dropdown's open button (PrimeReact names it by the placeholder, and this one has none).
+            ariaLabel={t('params.resolution')}
             aria-describedby={error ? `${id}-resolucion-help ${errId}` : `${id}-resolucion-help`}
             invalid={!!error && draft.resolucion === 'nativa'}
           />

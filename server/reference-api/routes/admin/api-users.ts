@@ -7,6 +7,7 @@ import { listKeys } from './api-keys'
 import { bodyId, checkEmail, objectBody, optionalBoolean, optionalText, queryId, requiredText } from './input'
 import { permissionLinkRoutes } from './permissions'
 import { audit, bool, isoNow, permisosOfApiUser, requireIds, today } from './shared'
+import { nextId } from '../../lib/next-id'
 
 interface ApiUserRow {
   id: number
@@ -108,8 +109,8 @@ export async function apiUserRoutes(app: FastifyInstance, opts: ApiContext) {
       if (db.prepare('SELECT 1 FROM api_usuarios WHERE nombre = ?').get(nombre)) fail(409, `Ya existe un usuario de API llamado «${nombre}».`)
       const apiUserId = Number(
         db
-          .prepare('INSERT INTO api_usuarios (nombre, email, descripcion, activo, fecha_alta, creado_por) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(nombre, email, descripcion, activo ? 1 : 0, today(now), request.caller!.userId).lastInsertRowid,
+          .prepare('INSERT INTO api_usuarios (id, nombre, email, descripcion, activo, fecha_alta, creado_por) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(nextId(db, 'api_usuarios'), nombre, email, descripcion, activo ? 1 : 0, today(now), request.caller!.userId).lastInsertRowid,
       )
       audit(db, request, now(), { accion: 'api_usuario.alta', entidad: 'api_usuario', entidadId: apiUserId, detalle: { Nombre: nombre, Email: email } })
       return apiUserId

@@ -5,6 +5,7 @@ import { fail } from '../../lib/http'
 import { bodyId, objectBody, optionalText, requiredText } from './input'
 import { assertGestorRemains, audit, requireIds } from './shared'
 import type { Group, PermissionRef } from '../../../../schemas/business/access'
+import { nextId } from '../../lib/next-id'
 
 export function listGroups(db: Database.Database, onlyId?: number): Group[] {
   const groups = db
@@ -38,7 +39,7 @@ export async function groupRoutes(app: FastifyInstance, opts: ApiContext) {
     const descripcion = optionalText(body, 'Descripcion', 'la descripción (Descripcion)', 500) ?? ''
     const id = db.transaction(() => {
       if (db.prepare('SELECT 1 FROM grupos WHERE nombre = ?').get(nombre)) fail(409, `Ya existe el grupo «${nombre}».`)
-      const grupoId = Number(db.prepare('INSERT INTO grupos (nombre, descripcion) VALUES (?, ?)').run(nombre, descripcion).lastInsertRowid)
+      const grupoId = Number(db.prepare('INSERT INTO grupos (id, nombre, descripcion) VALUES (?, ?, ?)').run(nextId(db, 'grupos'), nombre, descripcion).lastInsertRowid)
       audit(db, request, now(), { accion: 'grupo.alta', entidad: 'grupo', entidadId: grupoId, detalle: { Nombre: nombre } })
       return grupoId
     })()

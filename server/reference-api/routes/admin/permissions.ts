@@ -6,6 +6,7 @@ import { idList, objectBody, optionalText, queryId, requiredText } from './input
 import { assertGestorRemains, audit, normalizePermissionName, permisosOfUser, requireIds } from './shared'
 import { effectivePermisos } from './users'
 import type { Permission } from '../../../../schemas/business/access'
+import { nextId } from '../../lib/next-id'
 
 export function listPermissions(db: Database.Database) {
   return db
@@ -127,7 +128,7 @@ export async function permissionRoutes(app: FastifyInstance, opts: ApiContext) {
     if (normalizado.length > 60) fail(400, 'El nombre normalizado del permiso no puede tener más de 60 caracteres.')
     const id = db.transaction(() => {
       if (db.prepare('SELECT 1 FROM permisos WHERE nombre_normalizado = ?').get(normalizado)) fail(409, `Ya existe el permiso ${normalizado}.`)
-      const permisoId = Number(db.prepare('INSERT INTO permisos (nombre, nombre_normalizado, descripcion) VALUES (?, ?, ?)').run(nombre, normalizado, descripcion).lastInsertRowid)
+      const permisoId = Number(db.prepare('INSERT INTO permisos (id, nombre, nombre_normalizado, descripcion) VALUES (?, ?, ?, ?)').run(nextId(db, 'permisos'), nombre, normalizado, descripcion).lastInsertRowid)
       audit(db, request, now(), { accion: 'permiso.alta', entidad: 'permiso', entidadId: permisoId, detalle: { Nombre: nombre, NombreNormalizado: normalizado } })
       return permisoId
     })()

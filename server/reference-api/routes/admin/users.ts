@@ -22,6 +22,7 @@ import {
 import { assertCurrentVersion, sendVersioned } from '../../lib/record-version'
 import { assertGestorRemains, audit, bool, permisosOfUser, requireIds, today } from './shared'
 import type { GroupRef, PermissionRef } from '../../../../schemas/business/access'
+import { nextId } from '../../lib/next-id'
 
 const GRUPOS_SQL = `(SELECT group_concat(g.nombre, ', ' ORDER BY g.nombre COLLATE NOCASE) FROM grupos g
   JOIN usuario_grupos ug ON ug.grupo_id = g.id WHERE ug.usuario_id = u.id)`
@@ -190,8 +191,8 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
       if (db.prepare('SELECT 1 FROM usuarios WHERE email = ?').get(email)) fail(409, `Ya existe un usuario con el correo electrónico ${email}.`)
       const userId = Number(
         db
-          .prepare('INSERT INTO usuarios (email, nombre, apellidos, telefono, password_hash, activo, fecha_alta) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(email, nombre, apellidos, telefono, hash, activo ? 1 : 0, today(now)).lastInsertRowid,
+          .prepare('INSERT INTO usuarios (id, email, nombre, apellidos, telefono, password_hash, activo, fecha_alta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(nextId(db, 'usuarios'), email, nombre, apellidos, telefono, hash, activo ? 1 : 0, today(now)).lastInsertRowid,
       )
       const link = db.prepare('INSERT OR IGNORE INTO usuario_grupos (usuario_id, grupo_id) VALUES (?, ?)')
       for (const g of grupos) link.run(userId, g)

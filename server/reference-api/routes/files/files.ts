@@ -9,6 +9,7 @@ import { drain, multipartFailure } from '../../lib/multipart'
 import { bodyObject, positiveInt } from '../business/shared'
 import { carpetaParam, fileNameKeys, fileRows, folderSubtree, idList, requireAll, requireFolder } from './shared'
 import type { FileItem } from '../../../../schemas/business/files'
+import { nextId } from '../../lib/next-id'
 
 const MB = MAX_UPLOAD_BYTES / (1024 * 1024)
 
@@ -100,14 +101,14 @@ export async function fileRoutes(app: FastifyInstance, opts: ApiContext) {
         const user = db.prepare("SELECT trim(nombre || ' ' || apellidos) AS n FROM usuarios WHERE id = ?").get(userId) as { n: string } | undefined
         const taken = fileNameKeys(db, marcaId, target)
         const insert = db.prepare(
-          `INSERT INTO archivos (marca_id, carpeta_id, nombre, nombre_clave, extension, tipo_mime, tamano, sha256, ruta, fecha, usuario_id, usuario_nombre)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
+          `INSERT INTO archivos (id, marca_id, carpeta_id, nombre, nombre_clave, extension, tipo_mime, tamano, sha256, ruta, fecha, usuario_id, usuario_nombre)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
         )
         const setPath = db.prepare('UPDATE archivos SET ruta = ? WHERE id = ?')
         const inserted: number[] = []
         for (const u of uploads) {
           const nombre = nombreLibre(u.name, taken)
-          const id = Number(insert.run(marcaId, target, nombre, nombreClave(nombre), u.extension, u.mime, u.temp.size, u.temp.sha256, stamp, userId, user?.n ?? '').lastInsertRowid)
+          const id = Number(insert.run(nextId(db, 'archivos'), marcaId, target, nombre, nombreClave(nombre), u.extension, u.mime, u.temp.size, u.temp.sha256, stamp, userId, user?.n ?? '').lastInsertRowid)
           const relative = archivoRelativePath(marcaId, id)
           store.commit(u.temp.tempPath, relative)
           committed.push(relative)

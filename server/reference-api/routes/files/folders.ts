@@ -6,6 +6,7 @@ import { fail } from '../../lib/http'
 import { bodyObject, positiveInt } from '../business/shared'
 import { FOLDER_SELECT, byName, carpetaParam, filesIn, foldersIn, requireFolder } from './shared'
 import type { Folder } from '../../../../schemas/business/files'
+import { nextId } from '../../lib/next-id'
 
 type CarpetaNodo = Folder & { Hijas: CarpetaNodo[] }
 
@@ -31,8 +32,8 @@ export async function folderRoutes(app: FastifyInstance, opts: ApiContext) {
       checkFree(marcaId, padreId, nombre)
       return Number(
         db
-          .prepare('INSERT INTO carpetas (marca_id, padre_id, nombre, nombre_clave, fecha, usuario_id) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(marcaId, padreId, nombre, nombreClave(nombre), isoTimestamp(now()), request.caller!.userId).lastInsertRowid,
+          .prepare('INSERT INTO carpetas (id, marca_id, padre_id, nombre, nombre_clave, fecha, usuario_id) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(nextId(db, 'carpetas'), marcaId, padreId, nombre, nombreClave(nombre), isoTimestamp(now()), request.caller!.userId).lastInsertRowid,
       )
     })()
     return reply.code(201).send(requireFolder(db, marcaId, id))
