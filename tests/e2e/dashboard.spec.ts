@@ -231,8 +231,9 @@ test('drag by the header and resize from the bottom-right corner; saved once per
   expect(Object.keys(stored!.layouts)).toEqual(['lg'])
 
   // reload: the same layout, with no default painted first (the grid waits for the preference)
+  // Slower than the init step waits (INIT_WAIT_MS, 1.5 s): the dashboard is drawn and its grid waits.
   await admin.route('**/api/usuarios/preferences**', async (route) => {
-    await new Promise((r) => setTimeout(r, 1200))
+    await new Promise((r) => setTimeout(r, 3000))
     await route.continue()
   })
   await admin.reload()

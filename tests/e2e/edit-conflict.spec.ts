@@ -22,6 +22,13 @@ async function stored(page: Page, code: string): Promise<Contract> {
   return (await res.json()) as Contract
 }
 
+/** One personal value of the contract, clear, through the reveal route (with a reason, audited). */
+async function revealed(page: Page, code: string, name: string): Promise<string | null> {
+  const res = await page.request.post('/bff/personal/reveal', { headers: { 'X-CSRF': '1' }, data: { call: 'contract.detail', record: code, field: name, reason: 'Comprobar la edición concurrente (prueba)' } })
+  expect(res.status()).toBe(200)
+  return ((await res.json()) as { value: string | null }).value
+}
+
 const field = (dialog: Locator, label: string) => dialog.getByRole('textbox', { name: label, exact: true })
 
 /** Opens the contract's «Editar» dialog once its form is loaded. */
@@ -78,7 +85,8 @@ test('the second save sees the conflict with nothing lost, re-applies and lands'
   const town = conflict.getByRole('row', { name: /Municipio/ })
   await expect(town.getByRole('cell').nth(0)).toHaveText(`Alcobendas ${stamp}`)
   await expect(town.getByRole('cell').nth(1)).toHaveText(`Getafe ${stamp}`)
-  await expect(conflict.getByRole('row', { name: /Teléfono/ }).getByRole('cell').nth(0)).toHaveText('611223344')
+  // Their phone is personal data: shown masked, as every read of the record.
+  await expect(conflict.getByRole('row', { name: /Teléfono/ }).getByRole('cell').nth(0)).toHaveText('******344')
   await luis.screenshot({ path: '/tmp/edit-conflict-es.png' })
 
   // One click: his edits over the newer version, saved.
@@ -86,9 +94,11 @@ test('the second save sees the conflict with nothing lost, re-applies and lands'
   await expect(luisDialog).toBeHidden()
   const after = await stored(luis, code)
   expect(after.Cliente.Municipio).toBe(`Getafe ${stamp}`)
-  expect(after.Cliente.Email).toBe(`luis.${stamp}@example.es`)
-  // Ana's phone, which Luis did not touch, is kept.
-  expect(after.Cliente.Telefono).toBe('611223344')
+  // Personal data reads masked: the clear values are revealed, with a reason.
+  expect(await revealed(luis, code, 'Cliente.Email')).toBe(`luis.${stamp}@example.es`)
+  // Ana's phone, which Luis did not touch (it went back masked and the BFF put it back), is kept.
+  expect(after.Cliente.Telefono).toBe('******344')
+  expect((await revealed(luis, code, 'Cliente.Telefono'))?.replace(/\D/g, '')).toBe('611223344')
   await ana.context().close()
   await luis.context().close()
 })

@@ -36,7 +36,11 @@ async function column(page: Page, id: string, header: string): Promise<string[]>
 }
 
 async function totalOf(page: Page, id: string): Promise<number> {
-  const text = (await table(page, id).locator('.p-paginator-current').textContent()) ?? ''
+  // A filter that matches nothing shows its own state, without a pager: no rows.
+  if (await table(page, id).getByText('No hay resultados con estos filtros.').isVisible()) return 0
+  const pager = table(page, id).locator('.p-paginator-current')
+  if (!(await pager.isVisible())) return NaN
+  const text = (await pager.textContent()) ?? ''
   return Number(/de ([\d.]+)/.exec(text)?.[1]?.replace(/\./g, '') ?? NaN)
 }
 
