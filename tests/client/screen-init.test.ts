@@ -1,12 +1,14 @@
 // @vitest-environment jsdom
-import { QueryClient } from '@tanstack/react-query'
+import { QueryClient, QueryObserver } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Manifest } from '../../schemas/manifest'
 import type { ScreenFile } from '../../schemas/screen'
 import type { WidgetRegistry } from '../../client/renderer/node-renderer'
 import { INIT_WAIT_MS, screenQuery } from '../../client/renderer/screen-query'
 import { lazyComponent } from '../../client/ui/lazy-component'
-import { prefetchDashboard, renewalsQuery, summaryQuery } from '../../client/widgets/dashboard/queries'
+import { omieLastDayQuery, prefetchDashboard, renewalsQuery, summaryQuery } from '../../client/widgets/dashboard/queries'
+import { createQueryClient } from '../../client/api/query-client'
+import { registerToastSink, type ToastMessage } from '../../client/api/toast'
 import { preferencesQuery } from '../../client/api/preferences'
 
 /**
@@ -66,6 +68,49 @@ describe('the init step of a screen', () => {
     await prefetchDashboard(client, manifest([]))
     expect(pathsOf(fetchMock)).not.toContain('/api/renovaciones')
     expect(pathsOf(fetchMock)).toContain('/api/utility/dashboard/resumen')
+  })
+
+  it('asks only for the panels the user’s layout shows: a removed panel is not asked for', async () => {
+    const base = upstream()
+    const fetchMock = vi.fn(async (input: string) =>
+      new URL(input, 'http://portal.test').pathname === '/api/usuarios/preferences'
+        ? Response.json([{ Id: 1, Clave: 'dashboard:layouts', Valor: { version: 1, widgets: ['resumen', 'situacion'], layouts: {} } }])
+        : base(input),
+    )
+    vi.stubGlobal('fetch', fetchMock)
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    await prefetchDashboard(client, manifest(['VERRENOVACIONES']))
+    const paths = fetchMock.mock.calls.map(([input]) => new URL(input, 'http://portal.test').pathname)
+    expect(paths).toContain('/api/utility/dashboard/resumen')
+    expect(paths).toContain('/api/contract/situacion-contratos')
+    for (const removed of ['/api/energia/ultima-fecha', '/api/contract/cantidad-por-mes', '/api/renovaciones']) expect(paths).not.toContain(removed)
+  })
+
+  it('a panel’s failed load in the init step is toasted once, titled by its area, and not asked for again when the panel mounts', async () => {
+    const base = upstream()
+    const fetchMock = vi.fn(async (input: string) => (new URL(input, 'http://portal.test').pathname === '/api/energia/ultima-fecha' ? new Response('', { status: 500 }) : base(input)))
+    vi.stubGlobal('fetch', fetchMock)
+    const toasts: ToastMessage[] = []
+    registerToastSink((m) => toasts.push(m))
+    try {
+      const client = createQueryClient()
+      await prefetchDashboard(client, manifest([]))
+      await vi.waitFor(() => expect(toasts.filter((t) => t.severity === 'error')).toHaveLength(1))
+      expect(toasts[0]!.summary).toBe('OMIE')
+      const calls = () => fetchMock.mock.calls.filter(([input]) => new URL(input, 'http://portal.test').pathname === '/api/energia/ultima-fecha').length
+      // One call and the client's one retry (spec §9).
+      expect(calls()).toBe(2)
+      // The panel's own query (same options) finds the failure and does not ask again.
+      const observer = new QueryObserver(client, omieLastDayQuery())
+      const unsubscribe = observer.subscribe(() => undefined)
+      expect(observer.getCurrentResult().isError).toBe(true)
+      await new Promise((r) => setTimeout(r, 20))
+      unsubscribe()
+      expect(calls()).toBe(2)
+      expect(toasts.filter((t) => t.severity === 'error')).toHaveLength(1)
+    } finally {
+      registerToastSink(null)
+    }
   })
 
   it('does not hold the screen back longer than INIT_WAIT_MS for a slow call', async () => {

@@ -6,18 +6,22 @@ import type { OmieSeries } from '../../../schemas/business/energy'
 import type { RenewalPage } from '../../../schemas/business/renewals'
 import { api } from '../../api/client'
 import { preferencesQuery } from '../../api/preferences'
+import { allowedWidgets, defaultState, keepAllowed } from './catalog'
+import { parsePreference, PREFERENCE_KEY } from './grid-rules'
 
 /**
  * The dashboard's data, one query per call, used both by its panels and by its init step (the
- * prefetch below, run before the dashboard is drawn so its panels arrive together). No
- * `meta` here: failures are reported by the panel that shows them.
+ * prefetch below, run before the dashboard is drawn so its panels arrive together). Each
+ * query's `meta` says how its failure is toasted, once, by whichever of the two made the call.
  */
 
 /**
  * A panel that mounts on a failed load shows that failure (and its «Reintentar») instead of
  * asking again: the init step already made the call and its one retry (spec §9).
  */
-const PANEL = { retryOnMount: false } as const
+const PANEL = { retryOnMount: false, meta: { reportErrors: true } } as const
+/** OMIE's failures are titled by their own area (the catalogue's is «Energía»). */
+const OMIE_PANEL = { retryOnMount: false, meta: { errorArea: 'OMIE' } } as const
 
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
 
@@ -54,13 +58,13 @@ export const perMonthQuery = (range = lastTwelveMonths()) => ({
 })
 
 export const omieLastDayQuery = () => ({
-  ...PANEL,
+  ...OMIE_PANEL,
   queryKey: ['dashboard', 'omie', 'ultima-fecha'],
   queryFn: () => api.get<{ Fecha: string }>('/api/energia/ultima-fecha'),
 })
 
 export const omieDayQuery = (day: string | undefined) => ({
-  ...PANEL,
+  ...OMIE_PANEL,
   queryKey: ['dashboard', 'omie', day],
   queryFn: () => api.get<OmieSeries>('/api/energia/historico-cierre/omie', { params: { desde: day, hasta: day } }),
 })
@@ -71,20 +75,28 @@ export const renewalsQuery = () => ({
   queryFn: () => api.get<RenewalPage>('/api/renovaciones', { params: RENEWALS_PARAMS }),
 })
 
-/** The init step of the dashboard: the user's layout and every panel's data they may see, at once. */
-export function prefetchDashboard(client: QueryClient, manifest: Manifest): Promise<unknown> {
+/**
+ * The init step of the dashboard: the user's layout, then the data of the panels it shows
+ * (a panel the user removed is not asked for), at once.
+ */
+export async function prefetchDashboard(client: QueryClient, manifest: Manifest): Promise<unknown> {
   const user = manifest.user
-  if (!user) return Promise.resolve()
-  const omie = client.fetchQuery(omieLastDayQuery()).then(
-    (last) => client.prefetchQuery(omieDayQuery(last.Fecha)),
-    () => undefined,
-  )
-  return Promise.all([
-    client.prefetchQuery(preferencesQuery(user.id)),
-    client.prefetchQuery(summaryQuery()),
-    client.prefetchQuery(statesQuery()),
-    client.prefetchQuery(perMonthQuery()),
-    omie,
-    user.permissions.includes('VERRENOVACIONES') ? client.prefetchQuery(renewalsQuery()) : undefined,
-  ])
+  if (!user) return
+  // A failed read leaves the default panels: the dashboard itself reports it when it asks again.
+  const preferences = await client.fetchQuery(preferencesQuery(user.id)).catch(() => undefined)
+  const allowed = allowedWidgets(user.permissions)
+  const parsed = parsePreference(preferences?.find((p) => p.Clave === PREFERENCE_KEY)?.Valor)
+  const shown = new Set<string>(parsed?.widgets ? keepAllowed(parsed.widgets, allowed) : defaultState(allowed).widgets)
+  const panels: Record<string, () => Promise<unknown>> = {
+    resumen: () => client.prefetchQuery(summaryQuery()),
+    situacion: () => client.prefetchQuery(statesQuery()),
+    'altas-mes': () => client.prefetchQuery(perMonthQuery()),
+    omie: () =>
+      client.fetchQuery(omieLastDayQuery()).then(
+        (last) => client.prefetchQuery(omieDayQuery(last.Fecha)),
+        () => undefined,
+      ),
+    renovaciones: () => client.prefetchQuery(renewalsQuery()),
+  }
+  return Promise.all(Object.entries(panels).map(([id, load]) => (shown.has(id) ? load() : undefined)))
 }

@@ -18,7 +18,6 @@ export function ContractsByStatePanel() {
   const query = useQuery({
     ...statesQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
-    meta: { reportErrors: true },
   })
   return (
     // No contract in any state: a doughnut of nothing says less than the empty state.

@@ -23,7 +23,6 @@ export function ContractsPerMonthPanel() {
   const query = useQuery({
     ...perMonthQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
-    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]} isEmpty={() => !query.data?.length}>

@@ -10,7 +10,6 @@ import { PanelState } from './PanelState'
 import { omieDayQuery, omieLastDayQuery } from '../queries'
 
 // The panel's own title (an acronym, the same in every language); the message is the endpoint catalogue's for each call.
-const meta = { errorArea: 'OMIE' }
 
 /** "2026-11-21T13:45" → "13:45" (local Madrid time as written); a bare date stays as it is. */
 export function hourLabel(fecha: string): string {
@@ -22,12 +21,11 @@ const price = (n: number) => `${formatNumber(n, 2)} €/MWh`
 export function OmiePanel() {
   const { dark } = useTheme()
   const t = useMessages(messages)
-  const latest = useQuery({ ...omieLastDayQuery(), meta })
+  const latest = useQuery(omieLastDayQuery())
   const day = latest.data?.Fecha
   const prices = useQuery({
     ...omieDayQuery(day),
     enabled: !!day,
-    meta,
   })
   return (
     <PanelState queries={[latest, prices]} isEmpty={() => !prices.data?.Puntos?.length}>

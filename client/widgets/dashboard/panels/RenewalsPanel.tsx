@@ -17,7 +17,6 @@ export function RenewalsPanel() {
   const query = useQuery({
     ...renewalsQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
-    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>

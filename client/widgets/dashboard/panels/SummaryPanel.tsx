@@ -43,7 +43,6 @@ export function SummaryPanel({ canSeeRenewals }: { canSeeRenewals: boolean }) {
   const query = useQuery({
     ...summaryQuery(),
     // Titled and worded by the endpoint catalogue (spec §8).
-    meta: { reportErrors: true },
   })
   return (
     <PanelState queries={[query]}>
