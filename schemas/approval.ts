@@ -126,7 +126,8 @@ export const ApprovalView = Type.Object(
 export type ApprovalView = Type.Static<typeof ApprovalView>
 
 /** `POST /bff/approvals/:id/approve|reject`. */
-export const DecisionBody = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: false })
+// A form's empty optional field arrives as null (client/renderer/form/validation.ts toBody): no comment.
+export const DecisionBody = Type.Object({ comment: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])) }, { additionalProperties: false })
 export type DecisionBody = Type.Static<typeof DecisionBody>
 
 /** The 202 of a held mutation. */

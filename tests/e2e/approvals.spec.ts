@@ -105,3 +105,47 @@ test('the inbox in English and in dark mode', async ({ page, browser }) => {
   expect(rejected.status()).toBe(200)
   await dark.context().close()
 })
+
+test('an IBAN change on an active contract waits in the inbox and lands once the supervisor approves it', async ({ page, browser }) => {
+  test.setTimeout(180_000)
+  await signIn(page, ADMIN)
+  // The newest active contract: the edit-conflict tests take the oldest ones.
+  const list = await page.request.get('/api/contract', { params: { pageIndex: 0, pageSize: 1, sortColumn: 'Id', sortOrder: 'desc', 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'activo' } })
+  const code = ((await list.json()) as { Items: { CodigoContrato: string }[] }).Items[0]!.CodigoContrato
+  const ibanNow = async () => {
+    const res = await page.request.post('/bff/personal/reveal', { headers: { 'X-CSRF': '1' }, data: { call: 'contract.detail', record: code, field: 'Iban', reason: 'Comprobar el cambio de IBAN (prueba)' } })
+    expect(res.status()).toBe(200)
+    return ((await res.json()) as { value: string }).value.replace(/\s/g, '')
+  }
+  const before = await ibanNow()
+  const next = before === 'ES7620770024003102575766' ? 'ES9121000418450200051332' : 'ES7620770024003102575766'
+
+  // The admin types a new IBAN in the contract's edit form: held, told as information.
+  await page.goto(`/soluciones/contratos/${code}`)
+  await page.getByRole('button', { name: 'Editar', exact: true }).click()
+  const dialog = page.getByRole('dialog')
+  const iban = dialog.getByRole('textbox', { name: 'IBAN de domiciliación', exact: true })
+  await expect(iban).toHaveValue(/\*{4}/)
+  await iban.fill(next)
+  await dialog.getByRole('button', { name: 'Guardar' }).click()
+  await expect(page.locator('.p-toast-message-info')).toContainText('necesita la aprobación de otra persona')
+  expect(await ibanNow()).toBe(before)
+
+  // The supervisor approves it from the inbox, where the IBANs stay masked.
+  const supervisor = await supervisorPage(browser)
+  await supervisor.goto('/sysmanager/aprobaciones')
+  // Newest first: a retried run may have left an earlier request for the same contract pending.
+  const row = supervisor.locator('[data-table="aprobaciones"] tbody tr', { hasText: code }).first()
+  await expect(row).toContainText('PUT api/contract/update')
+  await expect(row).toContainText('Cambio del IBAN de un contrato activo')
+  await expect(row).not.toContainText(next)
+  await row.getByRole('button', { name: 'Aprobar' }).click()
+  // Approved without a comment: the form sends its empty field as null.
+  const approve = supervisor.getByRole('dialog', { name: 'Aprobar el cambio' })
+  await approve.getByRole('button', { name: 'Aprobar y aplicar' }).click()
+  await expect(supervisor.locator('.p-toast')).toContainText('Cambio aprobado y enviado.')
+  await supervisor.context().close()
+
+  // It landed.
+  expect(await ibanNow()).toBe(next)
+})

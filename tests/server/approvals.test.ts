@@ -124,6 +124,15 @@ describe('approval', () => {
     expect((await notices()).some((n) => n.id === notice!.id)).toBe(false)
   })
 
+  it('is approved without a comment, as the inbox form sends an empty one (null)', async () => {
+    const before = await keysOf()
+    const held = await holdKey('Aprobada sin comentario')
+    const res = await call('post', `/bff/approvals/${held.pendingId}/approve`, supervisor, { comment: null }).expect(200)
+    expect(res.body.status).toBe('approved')
+    expect(res.body.comment).toBeUndefined()
+    expect(await keysOf()).toBe(before + 1)
+  })
+
   it('rejection sends nothing, is recorded with its comment and told to the requester', async () => {
     const before = await keysOf()
     const held = await holdKey('Para rechazar')
