@@ -75,7 +75,10 @@ export class ApprovalService {
     const key = recordKey(checked.call, checked, request.body)
     let record: unknown
     // Read whenever the call names its read: the conditions may need it, and the approver's diff does.
-    if (readCall && key !== undefined) record = await this.readJson({ ...base, method: 'GET', path: readPath(readCall, key) })
+    // The proxy's audit has read it already (same read call, same key): not asked for twice.
+    const read = request.auditing?.read
+    if (read && read.call === readCall && read.id === key) record = request.auditing!.before
+    else if (readCall && key !== undefined) record = await this.readJson({ ...base, method: 'GET', path: readPath(readCall, key) })
     const input: ConditionInput = { body: request.body, query: queryOf(checked), record }
     const lookups = new Map<string, Promise<Map<string, string[]> | null>>()
     const lookup = (l: PolicyLookup) => {

@@ -108,8 +108,3 @@ export function settleMaskedFields(body: unknown, current: unknown, path = '', s
   }
   return settled
 }
-
-/** Removes, in place, every field of a JSON body that still holds a masked value; returns their paths. */
-export function dropMaskedFields(body: unknown): string[] {
-  return settleMaskedFields(body, undefined).dropped
-}

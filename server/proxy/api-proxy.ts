@@ -198,11 +198,13 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
         request.log.warn({ event: 'api_refused', status: 400, call: call.id, reason: problem }, 'api call refused by the catalogue')
         return sendError(reply, 400, problem)
       }
+      // The record as it is, read once: for the audit's before/after, the masked values below
+      // and the approval policies' conditions and diff.
+      if (request.auditing?.call.record?.read) await audit.readBefore(request)
       // A field still holding the masked value the user was shown gets the record's own value
       // back, or is left out: the upstream keeps the real one (the audit's summary shows the
       // body as sent on). The record is the one the audit reads before the change.
       if (call.effect === 'mutation' && holdsMaskedValue(request.body)) {
-        if (request.auditing?.call.record?.read) await audit.readBefore(request)
         const { restored, dropped } = settleMaskedFields(request.body, request.auditing?.before)
         if (restored.length > 0) request.log.info({ event: 'masked_fields_restored', call: call.id, fields: restored }, 'masked values of a write put back from the record')
         if (dropped.length > 0) request.log.info({ event: 'masked_fields_dropped', call: call.id, fields: dropped }, 'masked values left out of a write')
@@ -250,7 +252,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     const mask = masks.of(call)
     if (mask) headers['accept-encoding'] = 'identity'
 
-    // The record as it was, for the audit's before/after (mutations declaring their record's read call).
+    // The record as it was, for mutations whose body is not JSON (read above for JSON bodies).
     if (request.auditing?.call.record?.read && !request.auditing.read) await audit.readBefore(request)
     const started = performance.now()
     let answer: UpstreamExchange
