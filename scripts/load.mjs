@@ -1,9 +1,13 @@
-// Load and soak runs against /api/* through the BFF, with real sessions.
+// Load and soak runs against /api/* through the BFF, with real sessions: reads and mutations.
 //
 //   npm run load   20 s as fast as 20 connections go: throughput, p50/p99 latency, errors.
 //   npm run soak   5 minutes at a steady 100 requests/s; memory sampled from /metrics every
 //                  10 s and reported each minute; fails on any error, or when memory after
 //                  the first (warm-up) minute grows more than 10 %.
+//
+// Both end with the audit check (issue 16): every mutation answered is in the audit exactly
+// once (matched by the request id the BFF answered with), and no more entries than mutations
+// sent (a request cut off when the run ends may land unanswered). A failed check fails the run.
 //
 // Without LOAD_URL it starts a portal of its own (embedded reference API, temporary data
 // folder) and stops it at the end. Knobs: LOAD_URL, LOAD_DURATION_S, LOAD_CONNECTIONS,
@@ -31,7 +35,7 @@ const USERS = [
 const SESSIONS = 4
 
 /** What a back-office user's screens ask for: list pages, filters, the dashboard, the manifest. */
-const REQUESTS = [
+const READS = [
   '/api/contract?pageIndex=0&pageSize=10',
   '/api/contract?pageIndex=3&pageSize=25&sortColumn=FechaAlta&sortOrder=desc',
   '/api/contract?pageIndex=0&pageSize=10&filterColumns[0]=Estado&filterQueries[0]=activo',
@@ -40,6 +44,13 @@ const REQUESTS = [
   '/api/utility/dashboard/resumen',
   '/bff/manifest',
 ].map((p) => ({ method: 'GET', path: p }))
+
+/** The catalogued mutations of the mix (the audit check looks for exactly these calls). */
+const PREFERENCE_PATH = '/api/usuarios/preference'
+const SUBSTATE_PATH = '/api/renovaciones/change-subestado'
+const AUDITED_CALLS = [`POST ${PREFERENCE_PATH.slice(1)}`, `PUT ${SUBSTATE_PATH.slice(1)}`]
+/** Sub-states a load may set (the reference API's ids): not 4 «Renovado» (the renew action's) nor 6 «Baja solicitada» (held for approval). */
+const SUBSTATE_IDS = [1, 2, 3, 5]
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -103,6 +114,54 @@ async function memory(url) {
   return { rss: value('process_resident_memory_bytes'), heap: value('nodejs_heap_size_used_bytes') }
 }
 
+/** Contract codes of renewals a session may change (not yet renewed), at most 20. */
+async function renewalCodes(url, cookie) {
+  const res = await fetch(`${url}/api/renovaciones?pageIndex=0&pageSize=20`, { headers: { accept: 'application/json', cookie } })
+  if (res.status === 403) return []
+  if (res.status !== 200) throw new Error(`the renewal list answered ${res.status}`)
+  const page = await res.json()
+  return page.Items.filter((r) => r.SubestadoId !== 4 && r.SubestadoId !== 6).map((r) => r.CodigoContrato)
+}
+
+/** The audit entries of the mix's calls since `since`, read page by page as an admin. */
+async function auditEntries(url, cookie, since) {
+  const entries = []
+  let partial = false
+  for (const call of AUDITED_CALLS) {
+    for (let pageIndex = 0; ; pageIndex++) {
+      const query = new URLSearchParams({ call, desde: since.toISOString(), pageIndex: String(pageIndex), pageSize: '500' })
+      const res = await fetch(`${url}/bff/admin/audit?${query}`, { headers: { accept: 'application/json', cookie } })
+      if (res.status !== 200) throw new Error(`the audit answered ${res.status}: ${await res.text()}`)
+      const page = await res.json()
+      partial ||= page.Partial
+      entries.push(...page.Items)
+      if (page.Items.length === 0 || (pageIndex + 1) * page.PageSize >= page.TotalCount) break
+    }
+  }
+  return { entries, partial }
+}
+
+/**
+ * Every mutation answered is in the audit once, with the status it was answered with; no entry
+ * is there twice; no more entries than mutations sent.
+ */
+async function checkAudit(url, adminCookie, since, mutations) {
+  const { entries, partial } = await auditEntries(url, adminCookie, since)
+  const seen = new Map()
+  for (const e of entries) seen.set(e.requestId, (seen.get(e.requestId) ?? 0) + 1)
+  const twice = [...seen.values()].filter((n) => n > 1).length
+  const missing = [...mutations.answered.keys()].filter((id) => !seen.has(id))
+  const wrongStatus = entries.filter((e) => mutations.answered.has(e.requestId) && mutations.answered.get(e.requestId) !== e.outcome.status).length
+  const ok = !partial && twice === 0 && missing.length === 0 && wrongStatus === 0 && entries.length <= mutations.sent
+  return {
+    ok,
+    lines: [
+      `audit        ${mutations.sent} mutations sent, ${mutations.answered.size} answered, ${entries.length} audit entries${partial ? ' (the store looked at part of the log only)' : ''}`,
+      `             missing ${missing.length}, twice ${twice}, with another status ${wrongStatus}, entries over mutations sent ${Math.max(0, entries.length - mutations.sent)}: ${ok ? 'ok' : 'FAILED'}`,
+    ],
+  }
+}
+
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 
@@ -127,20 +186,60 @@ async function main() {
       }, SAMPLE_EVERY_S * 1000)
     }
 
-    console.log(`${soak ? 'soak' : 'load'}: ${url}, ${connections} connections, ${durationS} s${rate ? `, ${rate} requests/s` : ''}, ${SESSIONS} sessions, ${REQUESTS.length} kinds of GET`)
+    // Renewals each session may change (its own hierarchy's, for an agent), asked before the run.
+    const renewals = []
+    for (const cookie of cookies) renewals.push(await renewalCodes(url, cookie))
+    const mutations = { sent: 0, answered: new Map() }
+    const requestsOf = (i) => {
+      const cookie = cookies[i]
+      const headers = { accept: 'application/json', cookie }
+      const write = { ...headers, 'content-type': 'application/json', 'x-csrf': '1' }
+      const codes = renewals[i]
+      let n = 0
+      const sent = (req) => {
+        mutations.sent++
+        n++
+        return req
+      }
+      const answered = (status, _body, _context, answerHeaders) => {
+        const id = answerHeaders?.['x-request-id']
+        if (id) mutations.answered.set(id, status)
+      }
+      return [
+        ...READS.map((r) => ({ ...r, headers })),
+        {
+          method: 'POST',
+          path: PREFERENCE_PATH,
+          headers: write,
+          setupRequest: (req) => sent({ ...req, body: JSON.stringify({ Clave: `load.k${n % 20}`, Valor: { n, at: Date.now() } }) }),
+          onResponse: answered,
+        },
+        ...(codes.length === 0
+          ? []
+          : [
+              {
+                method: 'PUT',
+                path: SUBSTATE_PATH,
+                headers: write,
+                setupRequest: (req) => sent({ ...req, body: JSON.stringify({ CodigoContrato: codes[n % codes.length], SubestadoId: SUBSTATE_IDS[n % SUBSTATE_IDS.length] }) }),
+                onResponse: answered,
+              },
+            ]),
+      ]
+    }
+    const startedAt = new Date()
+
+    console.log(`${soak ? 'soak' : 'load'}: ${url}, ${connections} connections, ${durationS} s${rate ? `, ${rate} requests/s` : ''}, ${SESSIONS} sessions, ${READS.length} kinds of GET and ${AUDITED_CALLS.length} of mutation`)
     let next = 0
     const result = await autocannon({
       url,
       connections,
       duration: durationS,
       overallRate: rate,
-      requests: REQUESTS,
+      requests: requestsOf(0),
       headers: { accept: 'application/json' },
       // Each connection its own copy of the requests, with one session's cookie.
-      setupClient: (client) => {
-        const cookie = cookies[next++ % cookies.length]
-        client.setRequests(REQUESTS.map((r) => ({ ...r, headers: { accept: 'application/json', cookie } })))
-      },
+      setupClient: (client) => client.setRequests(requestsOf(next++ % cookies.length)),
     })
     clearInterval(sampler)
 
@@ -153,6 +252,11 @@ async function main() {
     console.log(`statuses     ${Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ')}`)
     console.log(`errors       ${result.errors} (timeouts ${result.timeouts})`)
     if (errors > 0 || result.non2xx > 0) failed = soak
+
+    const audit = await checkAudit(url, cookies[0], startedAt, mutations)
+    console.log('')
+    for (const text of audit.lines) console.log(text)
+    if (!audit.ok) failed = true
 
     if (soak) {
       console.log('')

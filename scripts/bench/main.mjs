@@ -11,6 +11,8 @@
 //                                  (exit 1 when one fell more than 20 %)
 //   npm run bench -- --profile     the BFF alone under 50 connections with --cpu-prof; the
 //                                  profile goes to bench/profiles/ and its summary is printed
+//   npm run bench -- --governance  only the governance cost on the read path (governance.mjs),
+//                                  which the full run also measures after its rounds
 //
 // BENCH_DURATION (seconds per run, 10), BENCH_ROUNDS (3), BENCH_PORT_BASE (four consecutive
 // ports from there; unset: free ones). Needs Linux (/proc) and Debian's nginx (installed with
@@ -22,6 +24,7 @@ import { measure } from './measure.mjs'
 import { ensureNginx } from './nginx.mjs'
 import { ROOT } from './processes.mjs'
 import { profileSummary } from './profile-summary.mjs'
+import { describeGovernance, governanceCost } from './governance.mjs'
 import { compareWithBaseline, describeComparison } from './regression-check.mjs'
 import { markdown, summarise } from './summary.mjs'
 import { BENCH_PATH, countLogLines, startTargets } from './targets.mjs'
@@ -133,8 +136,14 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'))
   try {
     if (args.has('--profile')) return await profile(dir)
+    if (args.has('--governance')) {
+      for (const text of describeGovernance(await governanceCost(dir, { sessions: SESSIONS, durationS }))) console.log(text)
+      return
+    }
     const summary = await benchmark(dir)
+    summary.governance_read_path = await governanceCost(dir, { sessions: SESSIONS, durationS })
     console.log(`\n${markdown(summary)}\n`)
+    for (const text of describeGovernance(summary.governance_read_path)) console.log(text)
     console.log(`BFF: ${summary.bff_requests_served} requests of ${BENCH_PATH} served, ${summary.bff_request_log_lines} "request completed" log lines for them`)
     fs.mkdirSync(RESULTS, { recursive: true })
     fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(summary, null, 2)}\n`)

@@ -16,11 +16,11 @@ export function percentile(sorted, p) {
  * requests/s, latencies in ms, failures and the CPU microseconds per request served of the
  * target, of `upstream` (the reference API behind a proxy) and of the load generator.
  */
-export async function measure(target, { connections, durationS, rate, upstream }) {
+export async function measure(target, { connections, durationS, rate, upstream, path = BENCH_PATH }) {
   const cpuBefore = target.cpuMicros()
   const upstreamBefore = upstream?.cpuMicros()
   const ownBefore = process.cpuUsage()
-  const run = rate ? await paced(target, { connections, durationS, rate }) : await saturate(target, { connections, durationS })
+  const run = rate ? await paced(target, { connections, durationS, rate, path }) : await saturate(target, { connections, durationS, path })
   const cpuMicros = target.cpuMicros() - cpuBefore
   const upstreamMicros = upstream ? upstream.cpuMicros() - upstreamBefore : NaN
   const own = process.cpuUsage(ownBefore)
@@ -47,14 +47,14 @@ export async function measure(target, { connections, durationS, rate, upstream }
   }
 }
 
-async function saturate(target, { connections, durationS }) {
+async function saturate(target, { connections, durationS, path }) {
   const latencies = []
   let client = 0
   const instance = autocannon({
     url: target.url,
     connections,
     duration: durationS,
-    requests: [{ method: 'GET', path: BENCH_PATH }],
+    requests: [{ method: 'GET', path }],
     setupClient: (c) => {
       c.setHeaders(target.headersFor(client++))
     },
@@ -64,7 +64,7 @@ async function saturate(target, { connections, durationS }) {
   return { latencies, durationS: result.duration, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }
 }
 
-async function paced(target, { connections, durationS, rate }) {
-  const run = await pacedLoad({ url: target.url, path: BENCH_PATH, headersFor: target.headersFor, rate, durationS, connections })
+async function paced(target, { connections, durationS, rate, path }) {
+  const run = await pacedLoad({ url: target.url, path, headersFor: target.headersFor, rate, durationS, connections })
   return { ...run, timeouts: 0 }
 }

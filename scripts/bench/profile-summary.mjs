@@ -28,6 +28,39 @@ function hitsInWindow(profile, lastSeconds, stopSeconds) {
   return hits
 }
 
+/**
+ * The share of the window's samples spent in code matching `pattern`, callees included: a
+ * sample counts when any frame of its stack is such code. Inclusive, so what governance code
+ * asks of JSON, V8 or a library counts as its own.
+ */
+export function inclusiveShare(file, pattern, { lastSeconds = 0, stopSeconds = 0 } = {}) {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'))
+  const hits = hitsInWindow(profile, lastSeconds, stopSeconds)
+  const parent = new Map()
+  const byId = new Map()
+  for (const node of profile.nodes) {
+    byId.set(node.id, node)
+    for (const child of node.children ?? []) parent.set(child, node.id)
+  }
+  const inside = new Map()
+  const isInside = (id) => {
+    if (id === undefined) return false
+    let known = inside.get(id)
+    if (known === undefined) {
+      known = pattern.test(byId.get(id)?.callFrame.url ?? '') || isInside(parent.get(id))
+      inside.set(id, known)
+    }
+    return known
+  }
+  let total = 0
+  let matched = 0
+  for (const [id, n] of hits) {
+    total += n
+    if (isInside(id)) matched += n
+  }
+  return { samples: total, share: total ? matched / total : NaN }
+}
+
 export function profileSummary(file, { top = 25, lastSeconds = 0, stopSeconds = 0 } = {}) {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8'))
   const hits = hitsInWindow(profile, lastSeconds, stopSeconds)
