@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Manifest } from '../../schemas/manifest'
-import { ADMIN, signIn } from './support'
+import { accessibilityProblems, ADMIN, signIn } from './support'
 
 /**
  * English complete: with the portal switched to English, no screen the admin may open shows
@@ -108,38 +108,46 @@ async function settle(page: Page): Promise<void> {
   await expect(page.locator('.p-skeleton, [aria-busy="true"], .p-datatable-loading-overlay')).toHaveCount(0, { timeout: 3_000 }).catch(() => undefined)
 }
 
-test('in English, no screen the admin may open shows Spanish outside its data', async ({ page }) => {
-  test.setTimeout(300_000)
-  await signIn(page, ADMIN)
-  // The check is not blind: the same walk over the Spanish home page finds Spanish.
-  expect(spanishIn(await pageTexts(page), BRAND_NAMES).length, 'Spanish found on the Spanish home page').toBeGreaterThan(5)
-  await page.locator('.layout-topbar').getByText('EN', { exact: true }).click()
-  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible()
+test.describe('in the dark theme', () => {
+  test.use({ colorScheme: 'dark' })
 
-  const manifest = (await (await page.request.get('/bff/manifest')).json()) as Manifest
-  const routes = manifest.routes.filter((r) => !r.public)
-  expect(routes.length).toBeGreaterThan(30)
-  // A real key for each route with a parameter, from the list it is opened from.
-  const samples: Record<string, string> = {
-    '/usuarios/{id}': await firstOf(page, '/api/usuarios', 'Id'),
-    '/soluciones/contratos/{referencia}': await firstOf(page, '/api/contract', 'CodigoContrato'),
-    '/sysmanager/apiuser/{id}': await firstOf(page, '/api/apiusers/listado-api-user', 'Id'),
-    '/soluciones/facturas/{id}': await firstOf(page, '/api/facturas', 'Id'),
-  }
+  test('in English, no screen the admin may open shows Spanish outside its data, and each is accessible', async ({ page }) => {
+    test.setTimeout(420_000)
+    await signIn(page, ADMIN)
+    // The check is not blind: the same walk over the Spanish home page finds Spanish.
+    expect(spanishIn(await pageTexts(page), BRAND_NAMES).length, 'Spanish found on the Spanish home page').toBeGreaterThan(5)
+    await page.locator('.layout-topbar').getByText('EN', { exact: true }).click()
+    await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible()
 
-  const report: string[] = []
-  for (const route of routes) {
-    const url = route.path.includes('{') ? route.path.replace(/\{[^}]+\}/, samples[route.path] ?? '') : route.path
-    expect(url, `a sample for ${route.path}`).not.toContain('{')
-    const started = Date.now()
-    await page.goto(url)
-    await settle(page)
-    await expect(page.locator('html'), url).toHaveAttribute('lang', 'en')
-    const spanish = spanishIn(await pageTexts(page), BRAND_NAMES)
-    if (spanish.length) report.push(`${url}:\n  ${spanish.join('\n  ')}`)
-    expect(Date.now() - started, `${url} settles quickly`).toBeLessThan(30_000)
-  }
-  expect(report, report.join('\n')).toEqual([])
+    const manifest = (await (await page.request.get('/bff/manifest')).json()) as Manifest
+    const routes = manifest.routes.filter((r) => !r.public)
+    expect(routes.length).toBeGreaterThan(30)
+    // A real key for each route with a parameter, from the list it is opened from.
+    const samples: Record<string, string> = {
+      '/usuarios/{id}': await firstOf(page, '/api/usuarios', 'Id'),
+      '/soluciones/contratos/{referencia}': await firstOf(page, '/api/contract', 'CodigoContrato'),
+      '/sysmanager/apiuser/{id}': await firstOf(page, '/api/apiusers/listado-api-user', 'Id'),
+      '/soluciones/facturas/{id}': await firstOf(page, '/api/facturas', 'Id'),
+    }
+
+    const report: string[] = []
+    for (const route of routes) {
+      const url = route.path.includes('{') ? route.path.replace(/\{[^}]+\}/, samples[route.path] ?? '') : route.path
+      expect(url, `a sample for ${route.path}`).not.toContain('{')
+      const started = Date.now()
+      await page.goto(url)
+      await settle(page)
+      await expect(page.locator('html'), url).toHaveAttribute('lang', 'en')
+      await expect(page.locator('html'), `${url} in the dark theme`).toHaveClass(/\bapp-dark\b/)
+      const spanish = spanishIn(await pageTexts(page), BRAND_NAMES)
+      if (spanish.length) report.push(`${url}:\n  ${spanish.join('\n  ')}`)
+      expect(Date.now() - started, `${url} settles quickly`).toBeLessThan(30_000)
+      // Issue 17: axe over every route, here in English and the dark theme (routes.spec.ts: Spanish, light).
+      const problems = await accessibilityProblems(page)
+      if (problems.length) report.push(`${url} (axe, dark):\n  ${problems.join('\n  ')}`)
+    }
+    expect(report, report.join('\n')).toEqual([])
+  })
 })
 
 test('in English, the sign-in pages show no Spanish', async ({ page }) => {

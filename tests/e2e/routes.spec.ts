@@ -1,12 +1,14 @@
 import { expect, test, type Page } from '@playwright/test'
 import type { Manifest } from '../../schemas/manifest'
 import { loadRoutes } from '../../server/manifest/manifest-data'
-import { ADMIN, AGENTE, BRAND_HOSTS, signIn } from './support'
+import { accessibilityProblems, ADMIN, AGENTE, BRAND_HOSTS, signIn } from './support'
 
 /**
  * Issue 5: every route of spec §2 opens for the admin without an error: no error page, no
  * unknown component, no error toast, no uncaught exception, a heading on screen. The routes are
- * the ones the screen files declare (issue 14), read as the BFF derives them at boot.
+ * the ones the screen files declare (issue 14), read as the BFF derives them at boot. Each is
+ * also checked with axe (issue 17: zero serious or critical violations), here in Spanish and the
+ * light theme; tests/e2e/english.spec.ts checks every route again in English and the dark theme.
  */
 const routes = loadRoutes().filter((r) => !r.public)
 
@@ -19,8 +21,8 @@ async function firstOf(page: Page, endpoint: string, field: string): Promise<str
   return String(first![field])
 }
 
-test('every signed-in route opens for the admin without an error', async ({ page }) => {
-  test.setTimeout(240_000)
+test('every signed-in route opens for the admin without an error, and accessible', async ({ page }) => {
+  test.setTimeout(360_000)
   const failures: string[] = []
   page.on('pageerror', (e) => failures.push(`${page.url()}: ${e.message}`))
   await signIn(page, ADMIN)
@@ -38,6 +40,7 @@ test('every signed-in route opens for the admin without an error', async ({ page
     expect(url, `a sample for ${route.path}`).not.toContain("{")
     await page.goto(url)
     const main = page.locator('main')
+    await expect(page.locator('html'), `${url} in the light theme`).not.toHaveClass(/\bapp-dark\b/)
     await expect(main.locator('h1').first(), url).toBeVisible()
     await page.waitForLoadState('networkidle')
     // /auth/Error and /auth/Access are the previews of the error pages (spec §2): showing one is their job.
@@ -47,6 +50,7 @@ test('every signed-in route opens for the admin without an error', async ({ page
     if (await main.getByText('Componente desconocido').count()) failures.push(`${url}: unknown widget`)
     const toast = page.locator('.p-toast-message-error')
     if (await toast.count()) failures.push(`${url}: error toast «${(await toast.first().innerText()).replace(/\s+/g, ' ')}»`)
+    for (const problem of await accessibilityProblems(page)) failures.push(`${url}: ${problem}`)
   }
   expect(failures).toEqual([])
 })

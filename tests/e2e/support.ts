@@ -46,8 +46,8 @@ export function latestMailTo(to: string): string | null {
   return null
 }
 
-/** Zero serious or critical axe-core violations on the current page (WCAG 2.1 A/AA rules). */
-export async function expectAccessible(page: Page): Promise<void> {
+/** The serious and critical axe-core violations (WCAG 2.1 A/AA rules) of the current page, one line each. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
   const { default: AxeBuilder } = await import('@axe-core/playwright')
   // A toast caught mid-animation is, for that moment, semi-transparent text: its colours are
   // checked once it is fully shown, not while it fades in or out.
@@ -55,9 +55,14 @@ export async function expectAccessible(page: Page): Promise<void> {
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .exclude('.p-toast-message-enter, .p-toast-message-enter-active, .p-toast-message-exit, .p-toast-message-exit-active')
     .analyze()
-  const serious = results.violations
+  return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)
+}
+
+/** Zero serious or critical axe-core violations on the current page (WCAG 2.1 A/AA rules). */
+export async function expectAccessible(page: Page): Promise<void> {
+  const serious = await accessibilityProblems(page)
   expect(serious, serious.join('\n')).toEqual([])
 }
 
