@@ -1,28 +1,32 @@
 // Load and soak runs against /api/* through the BFF, with real sessions: reads and mutations.
 //
 //   npm run load   20 s as fast as 20 connections go: throughput, p50/p99 latency, errors.
-//   npm run soak   5 minutes at a steady 100 requests/s; memory sampled from /metrics every
-//                  10 s and reported each minute; fails on any error, or when memory after
-//                  the first (warm-up) minute grows more than 10 %.
+//   npm run soak   30 minutes at a steady 300 requests/s through the production topology on
+//                  loopback (npm run cluster: two BFF replicas sharing Redis, the reference API
+//                  as its own process, a round-robin proxy); each replica's memory sampled from
+//                  its /metrics every 10 s and reported each minute; fails on any error, or when
+//                  a replica's memory after the first (warm-up) minute grows more than 10 %.
 //
 // Both end with the audit check (issue 16): every mutation answered is in the audit exactly
 // once (matched by the request id the BFF answered with), and no more entries than mutations
 // sent (a request cut off when the run ends may land unanswered). A failed check fails the run.
 //
-// Without LOAD_URL it starts a portal of its own (embedded reference API, temporary data
-// folder) and stops it at the end. Knobs: LOAD_URL, LOAD_DURATION_S, LOAD_CONNECTIONS,
-// LOAD_RATE (requests/s for the soak), METRICS_TOKEN (when the target's /metrics needs it).
+// Without LOAD_URL it starts what it runs against (a portal with the embedded reference API for
+// the load, the cluster for the soak; temporary data folders) and stops it at the end. Knobs:
+// LOAD_URL, LOAD_DURATION_S, LOAD_CONNECTIONS, LOAD_RATE (requests/s for the soak),
+// METRICS_TOKEN (when the target's /metrics needs it).
 import autocannon from 'autocannon'
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { startCluster } from './cluster-local.mjs'
 
 const soak = process.argv.includes('--soak')
-const durationS = Number(process.env.LOAD_DURATION_S ?? (soak ? 300 : 20))
-const connections = Number(process.env.LOAD_CONNECTIONS ?? (soak ? 10 : 20))
-const rate = soak ? Number(process.env.LOAD_RATE ?? 100) : undefined
+const durationS = Number(process.env.LOAD_DURATION_S ?? (soak ? 1800 : 20))
+const connections = Number(process.env.LOAD_CONNECTIONS ?? (soak ? 20 : 20))
+const rate = soak ? Number(process.env.LOAD_RATE ?? 300) : undefined
 const WARM_UP_S = 60
 const SAMPLE_EVERY_S = 10
 const MAX_GROWTH = 0.1
@@ -88,12 +92,28 @@ async function startPortal() {
   process.stdout.write(' ready\n')
   return {
     url,
-    pid: child.pid,
+    memoryTargets: [{ name: 'portal', url }],
     async stop() {
       child.kill('SIGTERM')
       const code = await exited
       fs.rmSync(dataDir, { recursive: true, force: true })
       if (code !== 0) throw new Error(`the portal exited with ${code} on SIGTERM:\n${stderr}`)
+    },
+  }
+}
+
+/** The soak's target: the cluster of `npm run cluster`, on free ports, its logs to files. */
+async function startSoakCluster() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-soak-'))
+  process.stdout.write('starting the cluster (Redis, reference API, two BFF replicas, proxy; the first start seeds its data) … ')
+  const cluster = await startCluster({ dataDir, port: 0, replicaPorts: [0, 0], apiPort: 0, redisPort: 0, output: 'files', env: { NODE_ENV: 'development', LOG_LEVEL: 'info', CLIENT_DIST: path.join(dataDir, 'no-client') } })
+  console.log('ready')
+  return {
+    url: cluster.url,
+    memoryTargets: cluster.replicas.map((r) => ({ name: `replica ${r.name}`, url: r.url })),
+    async stop() {
+      await cluster.stop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }
@@ -166,8 +186,9 @@ const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
 
 async function main() {
-  const own = process.env.LOAD_URL ? null : await startPortal()
+  const own = process.env.LOAD_URL ? null : soak ? await startSoakCluster() : await startPortal()
   const url = (process.env.LOAD_URL ?? own.url).replace(/\/+$/, '')
+  const memoryTargets = own?.memoryTargets ?? [{ name: 'portal', url }]
   let failed = false
   try {
     const cookies = []
@@ -179,10 +200,12 @@ async function main() {
     if (soak) {
       const startedAt = Date.now()
       sampler = setInterval(() => {
-        memory(url).then(
-          (m) => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...m }),
-          (err) => console.error(`memory sample failed: ${err.message}`),
-        )
+        for (const target of memoryTargets) {
+          memory(target.url).then(
+            (m) => samples.push({ target: target.name, atS: Math.round((Date.now() - startedAt) / 1000), ...m }),
+            (err) => console.error(`memory sample of ${target.name} failed: ${err.message}`),
+          )
+        }
       }, SAMPLE_EVERY_S * 1000)
     }
 
@@ -260,25 +283,30 @@ async function main() {
 
     if (soak) {
       console.log('')
-      console.log('minute   rss (mean)   heap used (mean)')
-      for (let minute = 1; minute * 60 <= durationS; minute++) {
-        const inMinute = samples.filter((s) => s.atS > (minute - 1) * 60 && s.atS <= minute * 60)
-        if (inMinute.length === 0) continue
-        console.log(`${String(minute).padStart(6)}   ${mb(mean(inMinute.map((s) => s.rss))).padStart(10)}   ${mb(mean(inMinute.map((s) => s.heap))).padStart(16)}`)
-      }
-      // Warm-up: the first minute fills caches and pools; growth counts from its end.
-      const first = samples.filter((s) => s.atS > WARM_UP_S && s.atS <= WARM_UP_S + 60)
-      const last = samples.filter((s) => s.atS > durationS - 60)
-      if (first.length === 0 || last.length === 0) {
-        console.log('too short to judge memory growth (needs more than two minutes)')
-      } else {
-        for (const key of ['rss', 'heap']) {
-          const growth = mean(last.map((s) => s[key])) / mean(first.map((s) => s[key])) - 1
-          const ok = growth <= MAX_GROWTH
-          console.log(`${key === 'rss' ? 'rss ' : 'heap'} growth after warm-up: ${(growth * 100).toFixed(1)} % (limit ${MAX_GROWTH * 100} %) ${ok ? 'ok' : 'TOO MUCH'}`)
-          if (!ok) failed = true
+      for (const target of memoryTargets) {
+        const mine = samples.filter((s) => s.target === target.name)
+        console.log(`${target.name}: minute   rss (mean)   heap used (mean)`)
+        for (let minute = 1; minute * 60 <= durationS; minute++) {
+          const inMinute = mine.filter((s) => s.atS > (minute - 1) * 60 && s.atS <= minute * 60)
+          if (inMinute.length === 0) continue
+          console.log(`${String(minute).padStart(6 + target.name.length + 2)}   ${mb(mean(inMinute.map((s) => s.rss))).padStart(10)}   ${mb(mean(inMinute.map((s) => s.heap))).padStart(16)}`)
+        }
+        // Warm-up: the first minute fills caches and pools; growth counts from its end.
+        const first = mine.filter((s) => s.atS > WARM_UP_S && s.atS <= WARM_UP_S + 60)
+        const last = mine.filter((s) => s.atS > durationS - 60)
+        if (first.length === 0 || last.length === 0) {
+          console.log('too short to judge memory growth (needs more than two minutes)')
+        } else {
+          for (const key of ['rss', 'heap']) {
+            const growth = mean(last.map((s) => s[key])) / mean(first.map((s) => s[key])) - 1
+            const ok = growth <= MAX_GROWTH
+            console.log(`${target.name}: ${key === 'rss' ? 'rss ' : 'heap'} growth after warm-up ${(growth * 100).toFixed(1)} % (target under ${MAX_GROWTH * 100} %): ${ok ? 'met' : 'NOT MET'}`)
+            if (!ok) failed = true
+          }
         }
       }
+      console.log(`errors and non-2xx answers ${errors + result.non2xx} (target 0): ${errors + result.non2xx === 0 ? 'met' : 'NOT MET'}`)
+      console.log(`audit entries equal to the mutations answered, none twice: ${audit.ok ? 'met' : 'NOT MET'}`)
       if (errors > 0 || result.non2xx > 0) console.log('soak failed: some requests did not succeed')
     }
   } finally {
