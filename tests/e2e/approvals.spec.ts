@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import type { ApprovalView } from '../../schemas/approval'
-import { ADMIN, chooseOption, expectAccessible, signIn, textField } from './support'
+import { ADMIN, auditRows, chooseOption, expectAccessible, signIn, textField } from './support'
 
 /**
  * Issue 16, four-eyes approval through the screens: the admin generates an API key, the BFF
@@ -148,4 +148,15 @@ test('an IBAN change on an active contract waits in the inbox and lands once the
 
   // It landed.
   expect(await ibanNow()).toBe(next)
+
+  // Auditoría finds both steps under the contract: the held request (202) and the change that
+  // landed (200, the IBAN masked); and the supervisor's approval.
+  const rows = await auditRows(page, { record: code })
+  const updates = rows.filter({ hasText: 'PUT api/contract/update' })
+  const status = (http: string) => page.getByRole('cell', { name: http, exact: true })
+  await expect(updates.filter({ has: status('202') }).first()).toContainText('admin@portal.test')
+  await expect(updates.filter({ has: status('200') }).first()).toContainText(/Iban ES\d{2} \*{4}/)
+  await expect(rows.first()).not.toContainText(next)
+  const approvals = await auditRows(page, { user: 'supervisor@portal.test', call: 'approve' })
+  await expect(approvals.first()).toContainText('supervisor@portal.test')
 })

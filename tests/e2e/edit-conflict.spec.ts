@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
-import { ADMIN, signIn } from './support'
+import { ADMIN, auditRows, signIn } from './support'
 
 /**
  * No lost updates (issue 16): two people edit the same contract; the second save meets the
@@ -9,9 +9,9 @@ import { ADMIN, signIn } from './support'
 
 type Contract = { CodigoContrato: string; Cliente: { Municipio: string; Email: string | null; Telefono: string | null } }
 
-/** Active contracts of the demo brand, one per test (each test edits its own). */
+/** The oldest active contracts of the demo brand, one per test (each test edits its own; the approvals test takes the newest). */
 async function activeContracts(page: Page): Promise<string[]> {
-  const res = await page.request.get('/api/contract', { params: { pageIndex: 0, pageSize: 20, 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'activo' }, headers: { 'X-CSRF': '1' } })
+  const res = await page.request.get('/api/contract', { params: { pageIndex: 0, pageSize: 20, sortColumn: 'Id', sortOrder: 'asc', 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'activo' }, headers: { 'X-CSRF': '1' } })
   expect(res.status()).toBe(200)
   return ((await res.json()) as { Items: { CodigoContrato: string }[] }).Items.map((i) => i.CodigoContrato)
 }
@@ -57,6 +57,7 @@ test.beforeAll(async ({ browser }) => {
 })
 
 test('the second save sees the conflict with nothing lost, re-applies and lands', async ({ browser }) => {
+  test.setTimeout(150_000)
   const code = codes[0]!
   const ana = await session(browser)
   const luis = await session(browser)
@@ -99,6 +100,10 @@ test('the second save sees the conflict with nothing lost, re-applies and lands'
   // Ana's phone, which Luis did not touch (it went back masked and the BFF put it back), is kept.
   expect(after.Cliente.Telefono).toBe('******344')
   expect((await revealed(luis, code, 'Cliente.Telefono'))?.replace(/\D/g, '')).toBe('611223344')
+  // Auditoría has Luis's refused save (412) beside the two that landed.
+  const updates = (await auditRows(luis, { record: code })).filter({ hasText: 'PUT api/contract/update' })
+  await expect(updates.filter({ has: luis.getByRole('cell', { name: '412', exact: true }) })).not.toHaveCount(0)
+  await expect(updates.filter({ has: luis.getByRole('cell', { name: '200', exact: true }) })).not.toHaveCount(0)
   await ana.context().close()
   await luis.context().close()
 })

@@ -185,3 +185,17 @@ export async function revealApprovedKey(page: Page, description: string): Promis
   await page.goto('/utilidades/mis-solicitudes')
   await page.locator('[data-table="mis-solicitudes"] tbody tr', { hasText: description }).getByRole('button', { name: 'Ver la clave generada' }).click()
 }
+
+/**
+ * The Auditoría screen's rows for the given filters (typed into its filter bar as a person
+ * would), once the table shows the filter in its URL. Needs a GESTORACCESS session.
+ */
+export async function auditRows(page: Page, filters: { record?: string; user?: string; call?: string }): Promise<Locator> {
+  await page.goto('/sysmanager/auditoria')
+  const bar = page.getByRole('search', { name: 'Filtros' })
+  if (filters.record) await textField(bar, 'Registro').fill(filters.record)
+  if (filters.user) await textField(bar, 'Usuario').fill(filters.user)
+  if (filters.call) await textField(bar, 'Llamada').fill(filters.call)
+  if (filters.record) await expect(page).toHaveURL(new RegExp(`f\\.record\\.id=${encodeURIComponent(filters.record)}`))
+  return page.locator('[data-table="auditoria"] tbody tr')
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { acceptConfirmation, ADMIN, signIn } from './support'
+import { acceptConfirmation, ADMIN, auditRows, signIn } from './support'
 
 test('an admin views the portal as a user, read-only, and comes back; both ends are in the user’s Historial', async ({ page }) => {
   await signIn(page, ADMIN)
@@ -33,6 +33,10 @@ test('an admin views the portal as a user, read-only, and comes back; both ends 
   const history = page.locator('[data-table="usuario-historial"]')
   await expect(history).toContainText('POST bff/view-as')
   await expect(history).toContainText('DELETE bff/view-as')
+
+  // Auditoría finds the change refused during the view, under the user, with its 403.
+  const refusedRows = await auditRows(page, { user: email, call: 'api/usuarios/preference' })
+  await expect(refusedRows.filter({ has: page.getByRole('cell', { name: '403', exact: true }) })).toHaveCount(1)
 
   expect((await page.request.delete(`/api/usuarios/delete?Id=${id}`, { headers: { 'X-CSRF': '1' } })).ok()).toBe(true)
 })
