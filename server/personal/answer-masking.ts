@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream'
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
 import { ANSWER_MASKED_KINDS, isMasked, maskAs } from '../../schemas/personal-data'
-import { maskAnswer, personalTree, type PersonalTree } from '../../schemas/personal-paths'
+import { personalTree, type PersonalTree } from '../../schemas/personal-paths'
+import { maskJsonText } from './json-text-masker'
 
 /**
  * Personal data in the proxy's answers and bodies (issue 16). Every JSON answer of a catalogued
@@ -49,18 +50,14 @@ export async function wholeBody(body: Buffer | Readable, max = MASKED_ANSWER_MAX
 }
 
 /**
- * A JSON answer with the marked fields masked. An empty body stays empty; text that is not JSON
- * is refused (undefined): it cannot be checked, so it is not passed on.
+ * A JSON answer with the marked fields masked, in one pass over its text (the same values as
+ * maskAnswer over the parsed answer; the rest of the text as it came). An empty body stays
+ * empty; text that is not JSON is refused (undefined): it cannot be checked, so it is not
+ * passed on. An answer with nothing to mask is passed on as it came.
  */
 export function maskJson(body: Buffer, tree: PersonalTree): Buffer | undefined {
   if (body.length === 0) return body
-  let value: unknown
-  try {
-    value = JSON.parse(body.toString('utf8'))
-  } catch {
-    return undefined
-  }
-  return Buffer.from(JSON.stringify(maskAnswer(value, tree)), 'utf8')
+  return maskJsonText(body, tree)
 }
 
 /** What became of the masked values of a write body: put back from the record, or left out. */
