@@ -12,6 +12,13 @@ import type { PersonalKind } from './catalogue/endpoint'
 export const PERSONAL_DATA_PERMISSION = 'VERDATOSPERSONALES'
 
 /**
+ * Bounds of the reason given to see personal data clear (a reveal, a clear export), kept in the
+ * audit: long enough to say something, short enough to read there (after trimming).
+ */
+export const ACCESS_REASON_MIN = 5
+export const ACCESS_REASON_MAX = 300
+
+/**
  * The kinds the BFF masks in answers: customers' identity and contact data. A CUPS names a
  * supply point, not a person (the SIPS lookup works on it), and `free` is a list filter's text.
  */

@@ -104,6 +104,12 @@ export const ListSpec = Type.Object(
     filterable: Type.Array(Type.String({ minLength: 1 })),
     /** Columns whose values add up (money, kWh). */
     summable: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /**
+     * An export's paged list (its call id): the BFF builds the export itself from that call's
+     * JSON pages, masked by its `personal` map, instead of passing the upstream's file on (issue
+     * 16). The list must be a paged GET that sorts and filters by the same columns.
+     */
+    pages: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$' })),
   },
   { additionalProperties: false },
 )

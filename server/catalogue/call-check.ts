@@ -1,5 +1,6 @@
 import type { BodyField, Endpoint, Param } from '../../schemas/catalogue/endpoint'
 import type { CallIndex, CallMatch } from '../../schemas/catalogue/match'
+import { EXPORT_COLUMN_PARAMS, EXPORT_FIELD_PATTERN, MAX_EXPORT_COLUMNS } from '../../schemas/catalogue/paging'
 
 /**
  * What the proxy forwards, decided from the catalogue: a request target is matched to its
@@ -205,6 +206,13 @@ function compile(call: Endpoint): CompiledCall {
       filterQueries: { type: 'string', array: true, maxItems: MAX_FILTERS, maxLength: 200, personal: 'free', label: 'los valores de filtro' },
     }
     for (const [name, spec] of Object.entries(paging)) query.push({ name, spec, check: pagingChecker(name, spec) })
+    if (call.list.pages) {
+      const columns: Record<(typeof EXPORT_COLUMN_PARAMS)[number], Param> = {
+        columns: { type: 'string', array: true, maxItems: MAX_EXPORT_COLUMNS, pattern: EXPORT_FIELD_PATTERN, label: 'las columnas que se exportan' },
+        labels: { type: 'string', array: true, maxItems: MAX_EXPORT_COLUMNS, maxLength: 100, label: 'los títulos de las columnas' },
+      }
+      for (const [name, spec] of Object.entries(columns)) query.push({ name, spec, check: textChecker(spec) })
+    }
   }
   for (const [name, spec] of Object.entries(call.query ?? {})) query.push({ name, spec, check: textChecker(spec) })
   const personalQuery = new Set(query.filter((p) => p.spec.personal).map((p) => p.name))

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { CatalogueFile, type Endpoint } from '../../schemas/catalogue/endpoint'
 import { SHIPPED_CATALOGUE } from '../../schemas/catalogue/index'
 import { CallIndex } from '../../schemas/catalogue/match'
-import { PAGING_PARAMS } from '../../schemas/catalogue/paging'
+import { EXPORT_COLUMN_PARAMS, PAGING_PARAMS } from '../../schemas/catalogue/paging'
 import { isApiScope } from '../../schemas/business/api-scopes'
 import { isShapeName } from '../../schemas/business/shapes'
 import { validatorFor } from '../lib/validate'
@@ -50,7 +50,10 @@ export function loadCatalogue(opts: { extraFiles?: readonly string[] } = {}): Ca
     ids.set(call.id, call)
     checkCoherence(call)
   }
-  for (const call of calls) checkRecordRead(call, ids)
+  for (const call of calls) {
+    checkRecordRead(call, ids)
+    checkExportPages(call, ids)
+  }
   try {
     return new CallIndex(calls)
   } catch (err) {
@@ -72,6 +75,7 @@ function checkCoherence(call: Endpoint): void {
   }
   if (call.list && call.query) {
     for (const name of PAGING_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la paginación y no se declara.`)
+    if (call.list.pages) for (const name of EXPORT_COLUMN_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la exportación por páginas y no se declara.`)
   }
   if (call.method === 'GET' && call.body) throw new CatalogueError(`${where}: una llamada GET no lleva cuerpo.`)
   if (call.scope !== undefined) {
@@ -97,4 +101,29 @@ function checkRecordRead(call: Endpoint, ids: ReadonlyMap<string, Endpoint>): vo
   if (!read) throw new CatalogueError(`${where}: la lectura del registro «${name}» no está en el catálogo.`)
   if (read.effect !== 'read' || read.method !== 'GET') throw new CatalogueError(`${where}: la lectura del registro «${name}» debe ser una llamada GET de lectura.`)
   if (read.record?.entity !== call.record!.entity) throw new CatalogueError(`${where}: «${name}» no lee un registro «${call.record!.entity}».`)
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a)
+  const right = new Set(b)
+  return left.size === right.size && [...left].every((x) => right.has(x))
+}
+
+/**
+ * An export built from a list's pages (`list.pages`) mirrors that list: a paged GET read of the
+ * same path parameters and permission, sorting and filtering by the same columns, taking every
+ * parameter the export takes (the BFF reads the pages with the export's own sort and filters).
+ */
+function checkExportPages(call: Endpoint, ids: ReadonlyMap<string, Endpoint>): void {
+  const name = call.list?.pages
+  if (name === undefined) return
+  const where = `Catálogo, ${call.method} ${call.path}`
+  const list = ids.get(name)
+  if (call.list!.mode !== 'export' || (call.answer ?? 'json') !== 'file') throw new CatalogueError(`${where}: solo una exportación (list.mode export, answer file) se construye desde las páginas de un listado («pages»).`)
+  if (!list) throw new CatalogueError(`${where}: el listado «${name}» no está en el catálogo.`)
+  if (list.method !== 'GET' || list.effect !== 'read' || list.list?.mode !== 'paged' || (list.answer ?? 'json') !== 'json') throw new CatalogueError(`${where}: «${name}» debe ser un listado paginado (GET, list.mode paged, respuesta JSON).`)
+  if (!sameSet(call.list!.sortable, list.list.sortable) || !sameSet(call.list!.filterable, list.list.filterable)) throw new CatalogueError(`${where}: ordena y filtra por columnas distintas de las de «${name}».`)
+  if (!sameSet(Object.keys(call.pathParams ?? {}), Object.keys(list.pathParams ?? {}))) throw new CatalogueError(`${where}: sus parámetros de ruta no son los de «${name}».`)
+  for (const param of Object.keys(call.query ?? {})) if (!(param in (list.query ?? {}))) throw new CatalogueError(`${where}: «${name}» no admite el parámetro «${param}».`)
+  if (call.permission !== list.permission) throw new CatalogueError(`${where}: pide un permiso distinto del de «${name}».`)
 }

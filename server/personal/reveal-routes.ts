@@ -10,6 +10,7 @@ import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { requirePermission } from '../session/require-permission'
 import type { SessionGate } from '../session/session-gate'
 import type { UpstreamClient } from '../upstream/upstream-client'
+import { checkedReason, REASON_MAX, REASON_MIN } from './access-reason'
 import { AnswerMasks } from './answer-masking'
 
 export interface RevealRoutesOptions {
@@ -19,10 +20,6 @@ export interface RevealRoutesOptions {
   upstream: UpstreamClient
   audit: AuditWriter
 }
-
-/** A reason short enough to read in the audit, long enough to say something. */
-const REASON_MIN = 5
-const REASON_MAX = 300
 
 export const REVEAL_MESSAGES = {
   body: 'Indica el registro (la llamada «call» y su clave «record», o «endpoint» y «params»), el campo («field») y el motivo («reason»).',
@@ -51,9 +48,7 @@ function parseBody(body: unknown): RevealBody {
     if (params.length <= 20 && params.every(([, v]) => typeof v === 'string' || typeof v === 'number')) target = { endpoint, params: Object.fromEntries(params.map(([k, v]) => [k, String(v)])) }
   }
   if (!target || !field) throw new HttpError(400, REVEAL_MESSAGES.body)
-  const reason = typeof b.reason === 'string' ? b.reason.trim() : ''
-  if (reason.length < REASON_MIN || reason.length > REASON_MAX) throw new HttpError(400, REVEAL_MESSAGES.reason)
-  return { ...target, field, reason }
+  return { ...target, field, reason: checkedReason(b.reason, REVEAL_MESSAGES.reason) }
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { errors as undiciErrors } from 'undici'
 import type { ApprovalService } from '../approvals/approval-service'
+import type { AuditWriter } from '../audit/audit-writer'
 import type { CallAudit } from '../audit/call-audit'
 import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { checkJsonBody } from '../catalogue/call-check'
 import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
 import { AnswerMasks, AnswerTooLarge, holdsMaskedValue, MASKED_ANSWER_MAX_BYTES, maskJson, settleMaskedFields, wholeBody } from '../personal/answer-masking'
+import { ListExports } from '../personal/list-export'
 import type { SessionGate } from '../session/session-gate'
 import type { Session } from '../session/session-store'
 import { exchange, type UpstreamExchange } from '../upstream/upstream-exchange'
@@ -64,9 +66,10 @@ const isMultipart = (type: string | undefined) => type !== undefined && /^multip
  * side (npm run bench), the generic proxy's per-request work (URL rebuilding, header copies,
  * a stream for every answer) cost a third more CPU than this whole handler.
  */
-export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit; approvals: ApprovalService }) {
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit; approvals: ApprovalService; auditWriter: AuditWriter }) {
   const { upstream, gate, checker, audit } = opts
   const masks = new AnswerMasks()
+  const exports = new ListExports({ upstream, checker, audit: opts.auditWriter })
   app.decorateRequest('apiCall', null)
   app.decorateRequest('auditing', null)
 
@@ -191,6 +194,8 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const checked = request.apiCall!
     const { call } = checked
+    // The upstream's own file would carry personal data clear: the BFF builds it from the list's pages.
+    if (exports.builds(call) && request.sessionMemo) return exports.send(request, reply, checked, request.sessionMemo)
     let body: string | NodeJS.ReadableStream | null = null
     if (call.body?.kind === 'json') {
       const problem = checkJsonBody(call, request.body)

@@ -58,9 +58,9 @@ function upstream(saved: unknown[] = []) {
 const calls = (fetchMock: ReturnType<typeof upstream>['fetchMock'], path: string) =>
   fetchMock.mock.calls.map(([input]) => new URL(input, 'http://portal.test')).filter((u) => u.pathname === path)
 
-function harness(at: string) {
+function harness(at: string, permissions: string[] = []) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  client.setQueryData(MANIFEST_KEY, { authenticated: true, user: { id: 7, name: 'Ana', email: 'ana@example.es', permissions: [], agent: null } } as unknown as Manifest)
+  client.setQueryData(MANIFEST_KEY, { authenticated: true, user: { id: 7, name: 'Ana', email: 'ana@example.es', permissions, agent: null } } as unknown as Manifest)
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>
       <MemoryRouter initialEntries={[at]}>{children}</MemoryRouter>
@@ -185,8 +185,31 @@ describe('useTableController', () => {
       sortOrder: 'asc',
       'filterColumns[0]': 'Titular',
       'filterQueries[0]': 'Ruiz',
+      // The BFF builds this export from the list's pages: the columns shown, headed as shown.
+      'columns[0]': 'CodigoContrato',
+      'columns[1]': 'Titular',
+      'columns[2]': 'FechaAlta',
+      'labels[0]': 'Código',
+      'labels[1]': 'Titular',
+      'labels[2]': 'Fecha de alta',
     })
+    expect(new Headers(fetchMock.mock.calls.find(([input]) => String(input).startsWith('/api/contract/export'))![1]!.headers).has('x-export-reason')).toBe(false)
+    expect(result.current.table.clearExport).toBe(false)
     expect(createObjectURL).toHaveBeenCalledTimes(1)
+    expect(toasts).toEqual([])
+  })
+
+  it('offers the export with personal data to a user holding VERDATOSPERSONALES, and sends the reason in a header', async () => {
+    const { fetchMock } = upstream()
+    vi.stubGlobal('fetch', fetchMock)
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:contratos'), revokeObjectURL: vi.fn() })
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined)
+    const { result } = harness('/contratos', ['VERDATOSPERSONALES'])
+    await waitFor(() => expect(result.current.table.clearExport).toBe(true))
+    await act(() => result.current.table.exportFile({ reason: 'Revisión de cartera €' }))
+    const [input, init] = fetchMock.mock.calls.find(([u]) => String(u).startsWith('/api/contract/export'))!
+    expect(new URL(input, 'http://portal.test').searchParams.get('columns[0]')).toBe('CodigoContrato')
+    expect(decodeURIComponent(new Headers(init!.headers).get('x-export-reason')!)).toBe('Revisión de cartera €')
     expect(toasts).toEqual([])
   })
 

@@ -1,5 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
-import { ADMIN, AGENTE, BRAND_HOSTS, signIn, textField } from './support'
+import { expect, test, type Download, type Page } from '@playwright/test'
+import ExcelJS from 'exceljs'
+import fs from 'node:fs'
+import { ADMIN, AGENTE, BRAND_HOSTS, signIn, SUPERVISOR, textField } from './support'
 
 /**
  * Issue 16: personal data masked by permission. The agent (without VERDATOSPERSONALES) goes
@@ -91,4 +93,71 @@ test('the admin reveals a contract’s IBAN with a reason, and Auditoría shows 
   const reveals = table.locator('tbody tr', { hasText: 'POST bff/personal/reveal' })
   await expect(reveals).toHaveCount(2)
   await expect(reveals.first()).toContainText('admin@portal.test')
+})
+
+/** A downloaded XLSX's first sheet: its header and each row's cells as text. */
+async function sheetOf(download: Download): Promise<{ headers: string[]; rows: string[][] }> {
+  const book = new ExcelJS.Workbook()
+  await book.xlsx.load(fs.readFileSync((await download.path())!) as unknown as ArrayBuffer)
+  const sheet = book.worksheets[0]!
+  const width = sheet.getRow(1).cellCount
+  const cells = (n: number) => Array.from({ length: width }, (_, i) => String(sheet.getRow(n).getCell(i + 1).value ?? ''))
+  return { headers: cells(1), rows: Array.from({ length: sheet.rowCount - 1 }, (_, i) => cells(i + 2)) }
+}
+
+/** The total the contracts list's pager shows. */
+async function contractsTotal(page: Page): Promise<number> {
+  const text = (await page.locator('[data-table="contratos"] .p-paginator-current').textContent()) ?? ''
+  return Number(/de ([\d.]+)/.exec(text)?.[1]?.replace(/\./g, '') ?? NaN)
+}
+
+test('an agent’s export of its contracts is masked: the columns on screen, no clear NIF', async ({ page }) => {
+  const base = BRAND_HOSTS.grupo
+  await signIn(page, AGENTE, base)
+  await page.goto(`${base}/soluciones/contratos/listado`)
+  await expect(page.locator('[data-table="contratos"] tbody tr').first()).toBeVisible({ timeout: 30_000 })
+  // Without VERDATOSPERSONALES the export is one button, no second choice.
+  await expect(page.getByRole('button', { name: 'Más opciones de exportación' })).toHaveCount(0)
+  const download = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click()
+  const sheet = await sheetOf(await download)
+  expect(sheet.headers).toEqual(['Código', 'CUPS', 'Titular', 'NIF/CIF', 'Tarifa', 'Estado', 'Fecha de alta', 'Agente'])
+  expect(sheet.rows).toHaveLength(await contractsTotal(page))
+  expect(sheet.rows.every((r) => /^\*+[0-9A-Z]{4}$/.test(r[3]!))).toBe(true)
+  expect(sheet.rows.flat().join('\n')).not.toMatch(CLEAR_NIF)
+})
+
+test('an admin exports with personal data after giving a reason, and Auditoría shows the export', async ({ page }) => {
+  // The second admin account: the demo admin's own column choice of this list leaves the NIF out.
+  await signIn(page, SUPERVISOR)
+  await page.goto('/soluciones/contratos/listado?f.Titular=garcia')
+  await expect(page.locator('[data-table="contratos"] tbody tr').first()).toBeVisible({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Más opciones de exportación' }).click()
+  await page.getByRole('menuitem', { name: 'Exportar con datos personales' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Motivo para exportar datos personales' })
+  await dialog.getByRole('button', { name: 'Exportar', exact: true }).click()
+  await expect(dialog).toContainText('Escribe el motivo')
+  const reason = `Revisión de la cartera García ${Date.now()}`
+  await dialog.getByRole('textbox').fill(reason)
+  const download = page.waitForEvent('download')
+  await dialog.getByRole('button', { name: 'Exportar', exact: true }).click()
+  await expect(dialog).toBeHidden()
+  const sheet = await sheetOf(await download)
+  expect(sheet.rows).toHaveLength(await contractsTotal(page))
+  const nif = sheet.headers.indexOf('NIF/CIF')
+  expect(sheet.rows.some((r) => /^(?:\d{8}[A-Z]|[A-Z]\d{7}[0-9A-J])$/.test(r[nif]!))).toBe(true)
+
+  // The default export stays masked for an admin too.
+  const masked = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Exportar', exact: true }).click()
+  expect((await sheetOf(await masked)).rows.flat().join('\n')).not.toMatch(CLEAR_NIF)
+
+  await page.goto('/sysmanager/auditoria')
+  await textField(page.getByRole('search', { name: 'Filtros' }), 'Llamada').fill('api/contract/export')
+  const entries = page.locator('[data-table="auditoria"] tbody tr', { hasText: 'GET api/contract/export' })
+  await expect(entries.first()).toBeVisible()
+  await expect(entries.first()).toContainText('supervisor@portal.test')
+  // One entry, the clear export's, with its reason (the masked export is a read: not recorded).
+  const audit = (await (await page.request.get('/bff/admin/audit?call=api/contract/export&pageSize=100')).json()) as { Items: { action?: string; details?: { reason?: string } }[] }
+  expect(audit.Items.filter((e) => e.details?.reason === reason).map((e) => e.action)).toEqual(['personal.export'])
 })

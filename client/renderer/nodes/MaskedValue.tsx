@@ -1,12 +1,10 @@
 import { Button } from 'primereact/button'
-import { Dialog } from 'primereact/dialog'
-import { InputTextarea } from 'primereact/inputtextarea'
-import { Message } from 'primereact/message'
 import { createContext, useContext, useState, type ReactNode } from 'react'
 import { PERSONAL_DATA_PERMISSION } from '../../../schemas/personal-data'
 import { api, ApiError } from '../../api/client'
 import { hasPermission, useLoadedManifest } from '../../api/manifest'
 import { useMessages } from '../../i18n/i18n'
+import { ReasonDialog } from '../actions/ReasonDialog'
 import { messages } from '../messages'
 
 /** The detail's own request: what the BFF reads the record with to reveal one of its values. */
@@ -24,8 +22,6 @@ export const useRevealSource = () => useContext(RevealSourceContext)
  * again with every reveal of that record (each reveal is audited with it). Kept in memory only.
  */
 const reasons = new Map<string, string>()
-/** The BFF's own bound (it answers a shorter reason with a 400). */
-const REASON_MIN = 5
 const recordKey = (source: RevealSource) => `${source.endpoint}?${JSON.stringify(Object.entries(source.params).sort())}`
 
 /**
@@ -38,7 +34,6 @@ export function MaskedValue({ masked, field, source }: { masked: ReactNode; fiel
   const manifest = useLoadedManifest()
   const [clear, setClear] = useState<string | null>(null)
   const [asking, setAsking] = useState(false)
-  const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
 
@@ -73,25 +68,17 @@ export function MaskedValue({ masked, field, source }: { masked: ReactNode; fiel
       </span>
       {allowed && <Button type="button" text size="small" icon="pi pi-eye" label={t('personal.show')} loading={busy && !asking} onClick={start} className="masked-value__show" />}
       {asking && (
-        <Dialog header={t('personal.reason.title')} visible modal onHide={() => setAsking(false)} style={{ width: '30rem' }} breakpoints={{ '641px': '95vw' }} draggable={false}>
-          <form
-            onSubmit={(e) => {
-              e.preventDefault()
-              if (reason.trim().length < REASON_MIN) setFailure(t('personal.reason.required'))
-              else void reveal(reason.trim())
-            }}
-          >
-            <label htmlFor={`reveal-reason-${field}`} className="block mb-2">
-              {t('personal.reason.label')}
-            </label>
-            <InputTextarea id={`reveal-reason-${field}`} value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={300} autoFocus className="w-full" />
-            {failure && <Message severity="error" text={failure} className="mt-2 w-full" />}
-            <div className="dialog-actions">
-              <Button type="button" text label={t('personal.reason.cancel')} onClick={() => setAsking(false)} />
-              <Button type="submit" icon="pi pi-eye" label={t('personal.reason.confirm')} loading={busy} />
-            </div>
-          </form>
-        </Dialog>
+        <ReasonDialog
+          inputId={`reveal-reason-${field}`}
+          title={t('personal.reason.title')}
+          label={t('personal.reason.label')}
+          confirmLabel={t('personal.reason.confirm')}
+          confirmIcon="pi pi-eye"
+          busy={busy}
+          failure={failure}
+          onConfirm={(why) => void reveal(why)}
+          onCancel={() => setAsking(false)}
+        />
       )}
     </span>
   )

@@ -2,6 +2,7 @@ import { Button } from 'primereact/button'
 import { Column as PrimeColumn } from 'primereact/column'
 import { DataTable, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
 import { Dropdown } from 'primereact/dropdown'
+import { SplitButton } from 'primereact/splitbutton'
 import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
@@ -11,6 +12,7 @@ import { intlLocale, isNumericFormat } from '../../ui/format'
 import { useOfferAction } from '../../ui/offered-actions'
 import { EmptyState, ErrorState, FilteredEmptyState, LoadingState, viewStateOf } from '../../ui/states'
 import { ActionButton } from '../actions/ActionButton'
+import { ReasonDialog } from '../actions/ReasonDialog'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
@@ -27,6 +29,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const table = useTableController(node)
   const { state, rows, total, columns, selection, title } = table
   const [chooser, setChooser] = useState(false)
+  const [askingReason, setAskingReason] = useState(false)
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
   const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
@@ -83,7 +86,24 @@ export function TableNodeView({ node }: { node: TableNode }) {
             />
           )}
           <Button type="button" icon="pi pi-table" label={t('toolbar.columns')} outlined size="small" onClick={() => setChooser(true)} />
-          {node.export && <Button type="button" icon="pi pi-file-excel" label={t('toolbar.export')} outlined size="small" loading={table.exporting} onClick={() => void table.exportFile()} />}
+          {node.export &&
+            (table.clearExport ? (
+              // Masked by default; the clear export is the second choice, after a reason.
+              <SplitButton
+                icon="pi pi-file-excel"
+                label={t('toolbar.export')}
+                outlined
+                size="small"
+                loading={table.exporting}
+                onClick={() => void table.exportFile()}
+                model={[{ label: t('export.personal'), icon: 'pi pi-eye', command: () => setAskingReason(true) }]}
+                menuButtonProps={{ 'aria-label': t('export.more') }}
+                menuStyle={{ minWidth: '17rem' }}
+                className="table-export"
+              />
+            ) : (
+              <Button type="button" icon="pi pi-file-excel" label={t('toolbar.export')} outlined size="small" loading={table.exporting} onClick={() => void table.exportFile()} />
+            ))}
         </div>
       </div>
       <FilterBar tableId={node.id} columns={node.columns} shown={columns.map((c) => c.field)} filters={state.filters} onChange={table.setFilters} />
@@ -189,6 +209,20 @@ export function TableNodeView({ node }: { node: TableNode }) {
             />
           )}
         </DataTable>
+      )}
+      {askingReason && (
+        <ReasonDialog
+          inputId={`export-reason-${node.id}`}
+          title={t('export.reason.title')}
+          label={t('export.reason.label')}
+          confirmLabel={t('export.reason.confirm')}
+          confirmIcon="pi pi-file-excel"
+          onConfirm={(reason) => {
+            setAskingReason(false)
+            void table.exportFile({ reason })
+          }}
+          onCancel={() => setAskingReason(false)}
+        />
       )}
       {chooser && (
         <ColumnChooser

@@ -1,9 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
+import { PERSONAL_DATA_PERMISSION } from '../../../schemas/personal-data'
 import type { Column, TableNode } from '../../../schemas/screen'
 import { api, saveFile } from '../../api/client'
 import { reportError, useFailureText } from '../../api/errors'
+import { hasPermission, useLoadedManifest } from '../../api/manifest'
 import { usePreference } from '../../api/preferences'
 import { nodeKey } from '../../api/query-keys'
 import { notifySuccess } from '../../api/toast'
@@ -14,6 +16,7 @@ import { messages as rendererMessages } from '../messages'
 import { useScreenTitle } from '../screen-title'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { messages } from './messages'
+import { EXPORT_REASON_HEADER, exportColumnParams, isPagedExport, usePagedExport } from './paged-export'
 import { defaultState, exportParams, PAGE_FRESH_MS, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
 
 /** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
@@ -71,8 +74,14 @@ export interface TableController {
   /** The rows a bulk action acts on: the checked ones, or every matching row, page by page. */
   selectedRows(): Promise<Row[]>
   exporting: boolean
-  /** Downloads the export with the table's sort and filters; a failure is reported, never thrown. */
-  exportFile(): Promise<void>
+  /**
+   * Downloads the export with the table's sort and filters (and, when the BFF builds it, the
+   * columns shown); with a reason, clear personal data (VERDATOSPERSONALES). A failure is
+   * reported, never thrown.
+   */
+  exportFile(opts?: { reason?: string }): Promise<void>
+  /** The export is built by the BFF from the list's pages, so it can be asked for with personal data clear. */
+  clearExport: boolean
   savedFilters: SavedFilter[]
   applySavedFilter(filter: SavedFilter): void
   /** Saves the current filters and sort under `name` (replacing one of the same name). */
@@ -99,6 +108,7 @@ export function useTableController(node: TableNode): TableController {
   const t = useMessages(messages)
   const tr = useMessages(rendererMessages)
   const ctx = useRenderContext()
+  const manifest = useLoadedManifest()
   const [state, setState] = useTableState(node)
   const prefs = usePreference<TablePrefs>(`tabla:${ctx.screenId}:${node.id}`)
   const [selection, setSelection] = useState<Row[]>([])
@@ -155,12 +165,17 @@ export function useTableController(node: TableNode): TableController {
     }
   }
 
-  const exportFile = async () => {
-    if (!node.export) return
+  const exportPath = node.export ? `/${fill(node.export.endpoint, ctx, true)}` : null
+  const clearExport = usePagedExport(exportPath, hasPermission(manifest, PERSONAL_DATA_PERMISSION))
+
+  const exportFile = async (opts: { reason?: string } = {}) => {
+    if (!node.export || !exportPath) return
     setExporting(true)
     try {
-      const file = await api.download(`/${fill(node.export.endpoint, ctx, true)}`, {
-        params: { ...resolveParams(node.export.params, ctx), ...exportParams(node, state) },
+      const columnParams = (await isPagedExport(exportPath)) ? exportColumnParams(columns, (c) => l(c.header)) : {}
+      const file = await api.download(exportPath, {
+        params: { ...resolveParams(node.export.params, ctx), ...exportParams(node, state), ...columnParams },
+        headers: opts.reason ? { [EXPORT_REASON_HEADER]: encodeURIComponent(opts.reason) } : undefined,
         fallbackName: node.export.fileName ? l(node.export.fileName) : `${node.id}.xlsx`,
       })
       saveFile(file)
@@ -209,6 +224,7 @@ export function useTableController(node: TableNode): TableController {
     selectedRows: async () => (allMatching ? gatherAll() : selection),
     exporting,
     exportFile,
+    clearExport,
     savedFilters,
     applySavedFilter: (f) => update({ filters: f.filters, sort: f.sort, page: 0 }),
     saveFilter: async (name) => {

@@ -1,0 +1,254 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ANSWER_SHAPES, isShapeName } from '../../schemas/business/shapes'
+import type { Endpoint } from '../../schemas/catalogue/endpoint'
+import { maskText, PERSONAL_DATA_PERMISSION } from '../../schemas/personal-data'
+import { maskAnswer, type PersonalTree } from '../../schemas/personal-paths'
+import { originOf, type AuditWriter } from '../audit/audit-writer'
+import type { CallChecker, CheckedCall } from '../catalogue/call-check'
+import { HttpError, MESSAGES, sendError } from '../lib/errors'
+import { spainWallClock } from '../lib/spain-time'
+import { sendXlsxStream, type XlsxColumn } from '../lib/xlsx-stream'
+import type { Session } from '../session/session-store'
+import type { UpstreamClient } from '../upstream/upstream-client'
+import { checkedReason, REASON_MAX, REASON_MIN } from './access-reason'
+import { AnswerMasks } from './answer-masking'
+
+/**
+ * Exports of lists built by the BFF (issue 16): a catalogued export that names its paged list
+ * (`list.pages`) is never asked of the upstream, whose file would carry personal data clear.
+ * The BFF reads the list's JSON pages with the user's token, sort and filters, masks each page
+ * with the list's own `personal` map (as the list's answers are masked), and streams an XLSX of
+ * the columns the user sees. A user holding VERDATOSPERSONALES may ask for clear values with a
+ * reason (`X-Export-Reason`): that export is recorded in the audit with the reason.
+ */
+
+/** The header that asks for clear values, holding the reason percent-encoded (UTF-8). */
+export const EXPORT_REASON_HEADER = 'x-export-reason'
+/** Rows asked of the upstream per page: its largest page (spec §7). */
+export const EXPORT_PAGE_SIZE = 500
+/** Rows of one export, at most: a filter narrows it further. */
+export const MAX_LIST_EXPORT_ROWS = 100_000
+
+export const EXPORT_MESSAGES = {
+  column: (name: string) => `La columna «${name}» no existe en este listado.`,
+  labels: 'Indica un título por cada columna exportada («labels»), o ninguno.',
+  tooMany: (rows: number) => `La exportación tendría ${rows.toLocaleString('es-ES')} filas y el máximo son ${MAX_LIST_EXPORT_ROWS.toLocaleString('es-ES')}: filtra el listado para exportar menos.`,
+  forbidden: 'No tienes permiso para exportar datos personales sin enmascarar.',
+  reason: `Indica el motivo por el que necesitas exportar los datos personales sin enmascarar (entre ${REASON_MIN} y ${REASON_MAX} caracteres).`,
+  upstream: 'No se han podido leer los datos que se exportan. Inténtalo de nuevo más tarde.',
+} as const
+
+type Row = Record<string, unknown>
+interface Page {
+  Items: Row[]
+  TotalCount: number
+}
+
+/** What each export call is built from, worked out once. */
+interface ExportPlan {
+  list: Endpoint
+  /** The list's masking (null: nothing in its rows is masked). */
+  mask: PersonalTree | null
+  /** The fields its rows have, in the shape's order; null when the list names no shape. */
+  fields: string[] | null
+  /** The fields an export may name. */
+  allowed: ReadonlySet<string>
+  /** File and sheet name: the call's area in Spanish (`Contratos`). */
+  name: string
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
+const FORMATS = { day: 'dd/mm/yyyy', instant: 'dd/mm/yyyy hh:mm' } as const
+
+/** The top-level fields of the rows of a paged shape (`Items[]`), in declared order. */
+function rowFieldsOf(shape: string | undefined): string[] | null {
+  if (shape === undefined || !isShapeName(shape)) return null
+  const items = (ANSWER_SHAPES[shape] as { properties?: { Items?: { items?: { properties?: Record<string, unknown> } } } }).properties?.Items?.items?.properties
+  return items ? Object.keys(items) : null
+}
+
+const slug = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'exportacion'
+
+/** A cell's value: dates as Excel dates (instants in Spain's time), lists joined, objects as JSON. */
+function cellOf(value: unknown, kind: 'day' | 'instant' | undefined): unknown {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string') {
+    if (kind === 'day' && DAY.test(value)) return new Date(`${value}T00:00:00Z`)
+    if (kind === 'instant' && INSTANT.test(value)) {
+      const instant = Date.parse(value)
+      // Without an offset the upstream wrote Spain's clock time: kept as written.
+      return /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? spainWallClock(instant) : new Date(`${value.slice(0, 19)}Z`)
+    }
+    return value
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return value
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.join(', ')
+  return JSON.stringify(value)
+}
+
+/** Whether a column holds days or instants, by the first value of the first page that has one. */
+function dateKindOf(rows: readonly Row[], field: string): 'day' | 'instant' | undefined {
+  const sample = rows.find((r) => r[field] !== null && r[field] !== undefined)?.[field]
+  if (typeof sample !== 'string') return undefined
+  return DAY.test(sample) ? 'day' : INSTANT.test(sample) ? 'instant' : undefined
+}
+
+function isPage(body: unknown): body is Page {
+  const page = body as Page | null
+  return page !== null && typeof page === 'object' && Array.isArray(page.Items) && typeof page.TotalCount === 'number' && page.Items.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
+}
+
+const upstreamMessage = (body: unknown) => {
+  const message = (body as { message?: unknown; Message?: unknown } | null)?.message ?? (body as { Message?: unknown } | null)?.Message
+  return typeof message === 'string' && message ? message.slice(0, 500) : typeof body === 'string' && body && !body.startsWith('<') ? body.slice(0, 500) : null
+}
+
+export class ListExports {
+  private readonly masks = new AnswerMasks()
+  private readonly plans = new WeakMap<Endpoint, ExportPlan>()
+  private readonly byId: ReadonlyMap<string, Endpoint>
+
+  constructor(private readonly opts: { upstream: UpstreamClient; checker: CallChecker; audit: AuditWriter }) {
+    this.byId = new Map(opts.checker.index.calls.map((c) => [c.id, c]))
+  }
+
+  /** Whether the BFF builds this call's file itself (its catalogue entry names the list's pages). */
+  builds(call: Endpoint): boolean {
+    return call.list?.pages !== undefined
+  }
+
+  private plan(call: Endpoint): ExportPlan {
+    let plan = this.plans.get(call)
+    if (!plan) {
+      // The catalogue loader checked the link: the list exists and is paged.
+      const list = this.byId.get(call.list!.pages!)!
+      const fields = rowFieldsOf(list.shape)
+      const declared = [...list.list!.sortable, ...list.list!.filterable, ...(list.list!.summable ?? [])]
+      plan = { list, mask: this.masks.of(list), fields, allowed: new Set(fields ?? declared), name: typeof call.error.area === 'string' ? call.error.area : call.error.area.es }
+      this.plans.set(call, plan)
+    }
+    return plan
+  }
+
+  /** Answers the export: the file, or a Spanish refusal before any byte of it. */
+  async send(request: FastifyRequest, reply: FastifyReply, checked: CheckedCall, session: Session): Promise<FastifyReply> {
+    const { call } = checked
+    const plan = this.plan(call)
+    const reason = this.clearReason(request, session)
+
+    const asked = checked.query.get('columns') as string[] | undefined
+    const labels = checked.query.get('labels') as string[] | undefined
+    for (const field of asked ?? []) if (!plan.allowed.has(field)) throw new HttpError(400, EXPORT_MESSAGES.column(field))
+    if (labels && labels.length !== asked?.length) throw new HttpError(400, EXPORT_MESSAGES.labels)
+
+    // pageSize -1 (or none) is every row, read a bounded page at a time; a positive one is that page only.
+    const size = Number(checked.query.get('pageSize') ?? -1)
+    const all = size === -1
+    const pageSize = all ? EXPORT_PAGE_SIZE : size
+    const firstIndex = all ? 0 : Number(checked.query.get('pageIndex') ?? 0)
+    const read = (index: number) => this.readPage(request, session, checked, plan.list, index, pageSize)
+
+    const first = await read(firstIndex)
+    if ('refusal' in first) return sendError(reply, first.refusal.status, first.refusal.message)
+    const firstPage = first.page
+    const total = all ? firstPage.TotalCount : firstPage.Items.length
+    if (total > MAX_LIST_EXPORT_ROWS) throw new HttpError(400, EXPORT_MESSAGES.tooMany(total))
+
+    const fields = asked ?? plan.fields ?? Object.keys(firstPage.Items[0] ?? {})
+    const columns: XlsxColumn<Row>[] = fields.map((field, i) => {
+      const header = labels?.[i] ?? field
+      const kind = dateKindOf(firstPage.Items, field)
+      return { header, width: Math.min(40, Math.max(12, header.length + 2)), value: (row) => cellOf(row[field], kind), ...(kind ? { format: FORMATS[kind] } : {}) }
+    })
+
+    if (reason !== null) await this.recordClear(request, call, plan, reason, total, fields, checked)
+    request.log.info({ event: 'list_exported', userId: session.userId, call: call.id, rows: total, clear: reason !== null }, 'list exported')
+
+    const mask = reason === null ? plan.mask : null
+    const masked = (page: Page) => (mask ? maskAnswer(page, mask) : page).Items
+    async function* rows(): AsyncGenerator<Row> {
+      let sent = 0
+      let page = firstPage
+      for (let index = firstIndex; ; ) {
+        for (const row of masked(page)) {
+          if (sent++ >= total) return
+          yield row
+        }
+        if (!all || page.Items.length < pageSize || sent >= total) return
+        const next = await read(++index)
+        // Mid-file, a failure can only break the download (never end it as if complete).
+        if ('refusal' in next) throw new Error(`export page ${index} refused: ${next.refusal.status}`)
+        page = next.page
+      }
+    }
+    const day = spainWallClock(Date.now()).toISOString().slice(0, 10)
+    return sendXlsxStream(reply, { fileName: `${slug(plan.name)}-${day}.xlsx`, sheetName: plan.name, columns, rows: rows() })
+  }
+
+  /** The reason of a clear export (null: the usual, masked one); 403 without the permission, 400 without a good reason. */
+  private clearReason(request: FastifyRequest, session: Session): string | null {
+    const header = request.headers[EXPORT_REASON_HEADER]
+    if (header === undefined) return null
+    if (!session.user.Permisos.some((p) => p.NombreNormalizado === PERSONAL_DATA_PERMISSION)) {
+      request.log.warn({ event: 'api_denied', userId: session.userId, permission: PERSONAL_DATA_PERMISSION }, 'clear export refused: missing permission')
+      throw new HttpError(403, EXPORT_MESSAGES.forbidden)
+    }
+    let text: string
+    try {
+      text = decodeURIComponent(Array.isArray(header) ? header.join(',') : header)
+    } catch {
+      throw new HttpError(400, EXPORT_MESSAGES.reason)
+    }
+    return checkedReason(text, EXPORT_MESSAGES.reason)
+  }
+
+  /** One page of the list, as the user may read it, or the refusal the user gets. */
+  private async readPage(request: FastifyRequest, session: Session, checked: CheckedCall, list: Endpoint, pageIndex: number, pageSize: number): Promise<{ page: Page } | { refusal: { status: number; message: string } }> {
+    // The list's own request, checked by the catalogue like any proxied call.
+    const params = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: String(pageSize) })
+    for (const [name, value] of checked.query) {
+      if (name === 'pageIndex' || name === 'pageSize' || name === 'columns' || name === 'labels') continue
+      if (Array.isArray(value)) value.forEach((v, i) => params.append(`${name}[${i}]`, v))
+      else params.append(name, value)
+    }
+    const path = list.path.replace(/\{([A-Za-z0-9]+)\}/g, (_, name: string) => encodeURIComponent(checked.pathParams[name] ?? ''))
+    const target = this.opts.checker.checkTarget('GET', `/${path}?${params.toString()}`)
+    if (!target.ok) return { refusal: { status: target.status, message: target.message } }
+    let answer
+    try {
+      answer = await this.opts.upstream.call({ method: 'GET', path: target.checked.upstreamPath, token: session.token, brandDomain: request.brand.Domain, requestId: String(request.id) })
+    } catch (err) {
+      const { statusCode, message } = err as { statusCode?: number; message: string }
+      request.log.warn({ event: 'upstream_error', call: list.id, err: { message } }, 'export page not read')
+      return { refusal: { status: statusCode ?? 502, message: statusCode ? message : EXPORT_MESSAGES.upstream } }
+    }
+    if (answer.status === 200 && isPage(answer.body)) return { page: answer.body }
+    if (answer.status === 401) return { refusal: { status: 401, message: MESSAGES.unauthenticated } }
+    if (answer.status === 403) return { refusal: { status: 403, message: MESSAGES.forbidden } }
+    request.log.warn({ event: 'export_page_refused', call: list.id, status: answer.status }, 'export page not read')
+    // The upstream's own words for what it refused (a filter it does not take); its failures are the BFF's 502.
+    if (answer.status >= 400 && answer.status < 500) return { refusal: { status: answer.status, message: upstreamMessage(answer.body) ?? EXPORT_MESSAGES.upstream } }
+    return { refusal: { status: 502, message: EXPORT_MESSAGES.upstream } }
+  }
+
+  /** The audit entry of a clear export: who, which call, the reason, how many rows, which columns and filters (their values masked). */
+  private async recordClear(request: FastifyRequest, call: Endpoint, plan: ExportPlan, reason: string, rows: number, fields: string[], checked: CheckedCall): Promise<void> {
+    const columns = (checked.query.get('filterColumns') as string[] | undefined) ?? []
+    const queries = (checked.query.get('filterQueries') as string[] | undefined) ?? []
+    const filters = Object.fromEntries(columns.map((c, i) => [c, maskText(queries[i] ?? '', { emails: true })]))
+    const sort = checked.query.get('sortColumn')
+    const sent = { motivo: reason, filas: rows, ...(columns.length ? { filtros: filters } : {}), ...(sort ? { orden: `${String(sort)} ${String(checked.query.get('sortOrder') ?? 'asc')}` } : {}) }
+    await this.opts.audit.admin(
+      { ...originOf(request), call: `${call.method} ${call.path}` },
+      { action: 'personal.export', doc: call.id, version: null, details: { callId: call.id, list: plan.list.id, reason, rows, columns: fields, filters }, summary: JSON.stringify(sent) },
+    )
+    request.log.info({ event: 'personal_exported', userId: request.sessionMemo?.userId, call: call.id, rows }, 'personal data exported clear')
+  }
+}
