@@ -14,6 +14,9 @@ const ROTATION_GRACE_S = 30
 const RESET_TTL_S = 3600
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + 'A'.repeat(86)
 
+/** The sign-in refusal of an account whose sign-up waits for approval (the BFF passes it on as such). */
+export const PENDING_APPROVAL = 'Tu cuenta está pendiente de aprobación.'
+
 /** A view-as token lasts an hour: an admin's look, not a second account. */
 const VIEW_AS_TTL_S = 3600
 const ImpersonateBody = Type.Object({ UserId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false })
@@ -53,6 +56,8 @@ export async function authRoutes(app: FastifyInstance, opts: ApiContext & { toke
     const user = users.findByEmail(request.body.username)
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(request.body.password, user?.password_hash.startsWith('scrypt$') ? user.password_hash : DUMMY_HASH)
+    // Told only to whoever knows the password: a sign-up still waiting for its approval.
+    if (user && ok && !user.activo && user.alta_pendiente_marca_id !== null) fail(403, PENDING_APPROVAL)
     if (!user || !ok || !user.activo) fail(401, 'Usuario o contraseña incorrectos.')
     touchLogin.run(new Date(now()).toISOString(), user.id)
     return issuePair(user.id)
