@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { createHash, randomBytes } from 'node:crypto'
+import { PENDING_APPROVAL_MESSAGE } from '../../../schemas/auth'
 import type { Mailer } from '../mail/mailer'
 import type { ApiContext } from '../lib/context'
 import { fail } from '../lib/http'
@@ -13,9 +14,6 @@ import type { UsersRepo } from './users-repo'
 const ROTATION_GRACE_S = 30
 const RESET_TTL_S = 3600
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$' + 'A'.repeat(86)
-
-/** The sign-in refusal of an account whose sign-up waits for approval (the BFF passes it on as such). */
-export const PENDING_APPROVAL = 'Tu cuenta está pendiente de aprobación.'
 
 /** A view-as token lasts an hour: an admin's look, not a second account. */
 const VIEW_AS_TTL_S = 3600
@@ -57,7 +55,7 @@ export async function authRoutes(app: FastifyInstance, opts: ApiContext & { toke
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(request.body.password, user?.password_hash.startsWith('scrypt$') ? user.password_hash : DUMMY_HASH)
     // Told only to whoever knows the password: a sign-up still waiting for its approval.
-    if (user && ok && !user.activo && user.alta_pendiente_marca_id !== null) fail(403, PENDING_APPROVAL)
+    if (user && ok && !user.activo && user.alta_pendiente_marca_id !== null) fail(403, PENDING_APPROVAL_MESSAGE)
     if (!user || !ok || !user.activo) fail(401, 'Usuario o contraseña incorrectos.')
     touchLogin.run(new Date(now()).toISOString(), user.id)
     return issuePair(user.id)
