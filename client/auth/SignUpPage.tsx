@@ -50,13 +50,14 @@ export function SignUpPage() {
     if (Object.keys(errors).length > 0) return
     setBusy(true)
     try {
-      const answer = await api.post<{ message?: string }>('/bff/auth/signup', {
+      await api.post('/bff/auth/signup', {
         Email: email.trim(),
         Nombre: nombre.trim(),
         ...(apellidos.trim() ? { Apellidos: apellidos.trim() } : {}),
         Password: password,
       })
-      setDone(answer?.message ?? t('auth.signup.done'))
+      // The portal's own words, in the user's language (the BFF's answer says the same in Spanish).
+      setDone(t('auth.signup.done'))
     } catch (err) {
       // The upstream's words stand; a taken address belongs to its field, the rest above the form.
       if (err instanceof ApiError && err.status === 409) setFieldErrors({ email: errorText(err) })
