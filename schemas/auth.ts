@@ -43,3 +43,21 @@ export const RecoveryPasswordBody = Type.Object(
   { additionalProperties: false },
 )
 export type RecoveryPasswordBody = Type.Static<typeof RecoveryPasswordBody>
+
+/**
+ * `POST /bff/auth/signup` (spec §7 sign-up): the new account's owner, as the upstream's
+ * `POST api/auth/register` takes it. The upstream checks the address and the password rules.
+ */
+export const SignUpBody = Type.Object(
+  {
+    Email: Type.String({ minLength: 3, maxLength: 254 }),
+    Nombre: Type.String({ minLength: 1, maxLength: 100 }),
+    Apellidos: Type.Optional(Type.String({ maxLength: 150 })),
+    Password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+)
+export type SignUpBody = Type.Static<typeof SignUpBody>
+
+/** The upstream's sign-in refusal (403) of an account whose sign-up waits for approval, passed on as such. */
+export const PENDING_APPROVAL_MESSAGE = 'Tu cuenta está pendiente de aprobación.'

@@ -60,4 +60,6 @@ export interface Manifest {
   routes: RouteDef[]
   buildId: string
   environment: 'development' | 'production'
+  /** Self sign-up is offered (SIGNUP_ENABLED): the sign-in page links to it. */
+  signup?: boolean
 }

@@ -10,6 +10,7 @@ import type { RouteDef } from './manifest'
 export const PUBLIC_PAGES = [
   { path: '/auth/login', screen: 'login', public: true, title: { es: 'Iniciar sesión', en: 'Sign in' } },
   { path: '/auth/recovery', screen: 'recovery', public: true, title: { es: 'Recuperar contraseña', en: 'Password recovery' } },
+  { path: '/auth/signup', screen: 'signup', public: true, title: { es: 'Crear cuenta', en: 'Create account' } },
   { path: '/auth/resetpassword', screen: 'reset-password', public: true, title: { es: 'Nueva contraseña', en: 'New password' } },
   { path: '/error', screen: 'error', public: true, title: { es: 'Error', en: 'Error' } },
 ] as const satisfies readonly RouteDef[]

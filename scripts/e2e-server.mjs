@@ -25,7 +25,9 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     // The reference API's fault controls, which the suite drives through the BFF like any call.
     CATALOGUE_FILES: path.resolve('tests/helpers/test-control-catalogue.json'),
     // One user's browser failing on a studio screen is enough for the fallback test.
-    SCREEN_FAILURE_THRESHOLD: '1' },
+    SCREEN_FAILURE_THRESHOLD: '1',
+    // Self sign-up is off by default; the suite signs up, approves and signs in (signup.spec.ts).
+    SIGNUP_ENABLED: 'true' },
 })
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
 child.on('exit', (code) => process.exit(code ?? 0))

@@ -20,7 +20,7 @@ import { loadBrands } from './brand/brand-registry'
 import type { Config } from './config'
 import { draftRoutes } from './drafts/draft-routes'
 import type { DraftStore } from './drafts/draft-store'
-import { RecoveryThrottle } from './security/recovery-throttle'
+import { RecoveryThrottle, SignUpThrottle } from './security/recovery-throttle'
 import { SignInThrottle } from './security/sign-in-throttle'
 import { HttpError, MESSAGES, sendError } from './lib/errors'
 import { JSON_BODY_MESSAGES, registerJsonBodyParser } from './lib/json-body'
@@ -61,6 +61,7 @@ import { viewAsReadOnly, viewAsRoutes } from './session/view-as-routes'
 import { AuthService } from './session/auth-service'
 import { passwordRoutes } from './session/password-routes'
 import { authRoutes } from './session/auth-routes'
+import { signupRoutes } from './session/signup-routes'
 import { CachedSessionStore } from './session/session-cache'
 import { SessionGate } from './session/session-gate'
 import type { SessionStore } from './session/session-store'
@@ -230,6 +231,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     production: config.production,
     comparadorUrl: config.comparadorUrl,
     buildId: () => buildId,
+    signup: config.signupEnabled,
   })
   await app.register(screenRoutes, {
     gate,
@@ -257,6 +259,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
   const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
+  // Off, the path does not exist (404): nothing to probe.
+  if (config.signupEnabled) await app.register(signupRoutes, { upstream, throttle: new SignUpThrottle(attempts, config.signInThrottle), approvals, catalogue })
   await app.register(noticeRoutes, { gate, store: stores.notices })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals, auditWriter })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })

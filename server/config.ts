@@ -35,6 +35,8 @@ const EnvSchema = Type.Object({
   /** Failures of one account from all addresses within the window after which each further one imposes a doubling wait, starting at SIGNIN_ACCOUNT_BACKOFF_S. */
   SIGNIN_ACCOUNT_BACKOFF_AFTER: Type.Integer({ minimum: 1, maximum: 100000, default: 10 }),
   SIGNIN_ACCOUNT_BACKOFF_S: Type.Integer({ minimum: 1, maximum: 3600, default: 2 }),
+  /** Self sign-up (POST /bff/auth/signup, the «Crear cuenta» link): new accounts wait for a GESTORACCESS user of their brand. */
+  SIGNUP_ENABLED: Type.Boolean({ default: false }),
   /** Extra endpoint catalogue files (comma separated JSON paths) for a real upstream with more calls. */
   CATALOGUE_FILES: Type.String({ default: '' }),
   /** Largest request body forwarded to /api/* (uploads), in megabytes. */
@@ -84,6 +86,8 @@ export interface Config {
   sessionCacheMs: number
   screenFailureThreshold: number
   signInThrottle: { maxPerAccountIp: number; maxPerIp: number; accountBackoffAfter: number; accountBackoffMs: number; windowMs: number }
+  /** Self sign-up offered (SIGNUP_ENABLED). */
+  signupEnabled: boolean
   /** Operator catalogue files added to the shipped one. */
   catalogueFiles: string[]
   apiBodyLimitBytes: number
@@ -122,7 +126,7 @@ const numeric = new Set([
   'MAX_RSS_MB',
   'AUDIT_RETENTION_DAYS',
 ])
-const booleans = new Set(['TRUST_PROXY'])
+const booleans = new Set(['TRUST_PROXY', 'SIGNUP_ENABLED'])
 
 export class ConfigError extends Error {}
 
@@ -169,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       accountBackoffMs: e.SIGNIN_ACCOUNT_BACKOFF_S * 1000,
       windowMs: e.SIGNIN_THROTTLE_WINDOW_S * 1000,
     },
+    signupEnabled: e.SIGNUP_ENABLED,
     catalogueFiles: e.CATALOGUE_FILES.split(',').map((f) => f.trim()).filter(Boolean).map((f) => path.resolve(f)),
     apiBodyLimitBytes: e.API_BODY_LIMIT_MB * 1024 * 1024,
     trustProxy: e.TRUST_PROXY,

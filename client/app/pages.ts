@@ -12,6 +12,7 @@ const signedIn = () => import('./signed-in')
 
 export const LoginPage = lazyComponent<LoginPageProps>(() => import('../auth/LoginPage').then((m) => m.LoginPage))
 export const RecoveryPage = lazyComponent(() => import('../auth/RecoveryPage').then((m) => m.RecoveryPage))
+export const SignUpPage = lazyComponent(() => import('../auth/SignUpPage').then((m) => m.SignUpPage))
 export const ResetPasswordPage = lazyComponent(() => import('../auth/ResetPasswordPage').then((m) => m.ResetPasswordPage))
 export const DefaultLayout = lazyComponent(() => signedIn().then((m) => m.DefaultLayout))
 export const RoutePage = lazyComponent<{ route: RouteDef }>(() => signedIn().then((m) => m.RoutePage))
@@ -21,6 +22,7 @@ export const ScreenPreviewPage = lazyComponent(() => signedIn().then((m) => m.Sc
 const PUBLIC_PAGES: Partial<Record<PublicPageId, { preload: () => Promise<unknown> }>> = {
   login: LoginPage,
   recovery: RecoveryPage,
+  signup: SignUpPage,
   'reset-password': ResetPasswordPage,
 }
 

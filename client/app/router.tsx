@@ -10,10 +10,10 @@ import { PageLoading } from '../ui/loading'
 import { AppErrorBoundary } from './AppErrorBoundary'
 import { NavigationWatch } from './NavigationWatch'
 import { useRouteIntent } from './use-route-intent'
-import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage, ScreenPreviewPage } from './pages'
+import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage, ScreenPreviewPage, SignUpPage } from './pages'
 
-/** What the sign-in page fetches ahead: the signed-in app, and the recovery page its link leads to. */
-const AFTER_SIGN_IN = { signedIn: preloadSignedIn, recovery: () => RecoveryPage.preload() }
+/** What the sign-in page fetches ahead: the signed-in app, and the recovery and sign-up pages its links lead to. */
+const AFTER_SIGN_IN = { signedIn: preloadSignedIn, recovery: () => RecoveryPage.preload(), signup: () => SignUpPage.preload() }
 
 function SignInPage() {
   return <LoginPage preload={AFTER_SIGN_IN} />
@@ -31,6 +31,7 @@ function ErrorRoutePage() {
 const PUBLIC_PAGES: Record<PublicPageId, ComponentType> = {
   login: SignInPage,
   recovery: RecoveryPage,
+  signup: SignUpPage,
   'reset-password': ResetPasswordPage,
   error: ErrorRoutePage,
 }

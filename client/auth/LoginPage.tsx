@@ -16,7 +16,7 @@ import { signIn } from './session-actions'
 
 export interface LoginPageProps {
   /** Fetches ahead the code of the pages that may follow; the app's router knows them, this page does not. */
-  preload: { signedIn: () => Promise<unknown>; recovery: () => Promise<unknown> }
+  preload: { signedIn: () => Promise<unknown>; recovery: () => Promise<unknown>; signup: () => Promise<unknown> }
 }
 
 export function LoginPage({ preload }: LoginPageProps) {
@@ -34,7 +34,11 @@ export function LoginPage({ preload }: LoginPageProps) {
   // The signed-in app's code downloads while the user types, so signing in waits for the server
   // only; the recovery page's too, so following "¿Has olvidado tu contraseña?" shows it at once
   // (while a page's chunk loads the previous page stays on screen, and typing there is lost).
-  useEffect(() => whenIdle(() => void Promise.all([preload.signedIn(), preload.recovery()]).catch(() => undefined)), [preload])
+  const signup = manifest.signup === true
+  useEffect(
+    () => whenIdle(() => void Promise.all([preload.signedIn(), preload.recovery(), ...(signup ? [preload.signup()] : [])]).catch(() => undefined)),
+    [preload, signup],
+  )
 
   // Spec §4: an authenticated user opening the login page goes to the root path.
   if (manifest.authenticated && !signedInHere.current) return <Navigate to="/" replace />
@@ -89,6 +93,11 @@ export function LoginPage({ preload }: LoginPageProps) {
       <Link to={publicPath('recovery')} className="auth-link">
         {t('auth.login.forgot')}
       </Link>
+      {signup && (
+        <Link to={publicPath('signup')} className="auth-link auth-link--secondary">
+          {t('auth.login.signup')}
+        </Link>
+      )}
     </form>
   )
 }

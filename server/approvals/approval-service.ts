@@ -23,6 +23,20 @@ import type { PolicyService } from './policy-service'
 export const APPROVER_PERMISSION = 'GESTORACCESS'
 /** A held request not decided within this long expires. */
 export const APPROVAL_TTL_MS = 48 * 3600_000
+/** The policy a self sign-up is held by: not an admin's policy, it always applies. */
+export const SIGNUP_POLICY = { id: 'self-signup', label: { es: 'Alta de una cuenta por su titular', en: 'Account sign-up by its owner' } }
+/** The catalogued calls that decide a self sign-up upstream. */
+const ACTIVATE_CALL = 'auth.activate'
+const REFUSE_CALL = 'auth.rejectSignup'
+
+/** The account a self sign-up created upstream (the answer of `POST api/auth/register`). */
+export interface SignedUpAccount {
+  Id: number
+  Email: string
+  Nombre: string
+  Apellidos?: string
+}
+
 /** Expired requests are looked for at most this often, besides on every read of the inbox. */
 const SWEEP_MS = 60_000
 const LIST_LIMIT = 200
@@ -122,11 +136,49 @@ export class ApprovalService {
     return { pendingId: id, message, waitingForApprover }
   }
 
-  /** The inbox of an approver: pending requests of others, oldest first. */
+  /**
+   * A self sign-up waits here for a GESTORACCESS user of its brand: approving sends the
+   * catalogued activation with the approver's token, rejecting sends the refusal (the account
+   * goes). The new account is the requester, so it can never decide its own request.
+   */
+  async holdSignUp(request: FastifyRequest, account: SignedUpAccount): Promise<StoredApproval> {
+    const activate = this.calls.get(ACTIVATE_CALL)
+    const refuse = this.calls.get(REFUSE_CALL)
+    if (!activate || !refuse) throw new HttpError(503, 'El alta de cuentas no está disponible: el catálogo no tiene sus llamadas de aprobación.')
+    const id = randomUUID()
+    const created = this.now()
+    const name = [account.Nombre, account.Apellidos ?? ''].join(' ').trim()
+    const stored: StoredApproval = {
+      id,
+      status: 'pending',
+      policies: [SIGNUP_POLICY],
+      call: callName(activate),
+      callId: activate.id,
+      record: { entity: 'usuario', id: String(account.Id) },
+      // The approver decides on who it is: the address is masked as everywhere in the audit.
+      changes: recordChanges({}, { Email: account.Email, Nombre: account.Nombre, Apellidos: account.Apellidos ?? '' }, { Email: 'email' }),
+      requester: { id: account.Id, email: account.Email, ...(name ? { name } : {}) },
+      brand: request.brand.key,
+      brandDomain: request.brand.Domain,
+      method: activate.method,
+      upstreamPath: `/${activate.path}?id=${account.Id}`,
+      onReject: { method: refuse.method, upstreamPath: `/${refuse.path}?id=${account.Id}` },
+      sealedBody: null,
+      requestId: String(request.id),
+      createdAt: created,
+      expiresAt: created + APPROVAL_TTL_MS,
+      waitingForApprover: false,
+    }
+    await this.opts.store.create(stored)
+    request.log.info({ event: 'approval_held', approvalId: id, call: activate.id, policies: [SIGNUP_POLICY.id] }, 'sign-up held for approval')
+    return stored
+  }
+
+  /** The inbox of an approver: pending requests of others in the approver's brand, oldest first. */
   async inbox(session: Session): Promise<ApprovalView[]> {
     await this.expireDue()
     const pending = await this.opts.store.list({ status: ['pending'], limit: LIST_LIMIT })
-    return pending.filter((a) => a.requester.id !== session.userId).reverse().map(toView)
+    return pending.filter((a) => a.requester.id !== session.userId && a.brand === session.brand).reverse().map(toView)
   }
 
   /** «Mis solicitudes»: the user's own requests, newest first, whatever their state. */
@@ -187,7 +239,8 @@ export class ApprovalService {
   }
 
   async reject(request: FastifyRequest, session: Session, id: string, comment: string | undefined): Promise<ApprovalView> {
-    await this.decidable(session, id)
+    const held = await this.decidable(session, id)
+    if (held.onReject) await this.sendRefusal(request, session, held)
     const decided = await this.opts.store.transition(id, 'pending', { status: 'rejected', decidedBy: actorOf(session), decidedAt: this.now(), ...(comment ? { comment } : {}) })
     if (!decided) throw alreadyDecided(await this.opts.store.get(id))
     await this.recordDecision(request, session, decided, 'approval.reject', 200)
@@ -241,13 +294,33 @@ export class ApprovalService {
     return expired
   }
 
-  /** A request this user may decide: it exists, is pending, and is someone else's. */
+  /**
+   * The upstream call a rejection makes (a refused sign-up's account is removed), with the
+   * rejecter's token. Not done, the request stays pending: nothing is recorded as rejected
+   * that the upstream still holds as waiting. Gone already (404) is as good as done.
+   */
+  private async sendRefusal(request: FastifyRequest, session: Session, held: StoredApproval): Promise<void> {
+    const refusal = held.onReject!
+    let status: number
+    try {
+      const answer = await this.opts.upstream.call({ method: refusal.method as UpstreamCall['method'], path: refusal.upstreamPath, token: session.token, brandDomain: held.brandDomain, requestId: String(request.id) })
+      status = answer.status
+    } catch (err) {
+      status = err instanceof HttpError ? err.statusCode : 502
+    }
+    if (status < 400 || status === 404) return
+    request.log.warn({ event: 'approval_refusal_failed', approvalId: held.id, status }, 'rejection not applied upstream')
+    throw new HttpError(status === 403 ? 403 : 502, 'El servicio no ha aplicado el rechazo: la solicitud sigue pendiente. Vuelve a intentarlo.')
+  }
+
+  /** A request this user may decide: it exists in the user's brand, is pending, and is someone else's. */
   private async decidable(session: Session, id: string): Promise<StoredApproval> {
     await this.expireDue()
     // The routes check it too; here as well, so no other caller of the service can skip it.
     if (!holdsPermission(session, APPROVER_PERMISSION)) throw new HttpError(403, `Solo decide una solicitud quien tiene el permiso ${APPROVER_PERMISSION}.`)
     const held = await this.opts.store.get(id)
-    if (!held) throw new HttpError(404, 'No existe esa solicitud de aprobación.')
+    // Another brand's request is not there for this approver (the inbox does not list it either).
+    if (!held || held.brand !== session.brand) throw new HttpError(404, 'No existe esa solicitud de aprobación.')
     if (held.requester.id === session.userId) throw new HttpError(403, 'No puedes aprobar ni rechazar tu propia solicitud: la decide otra persona con permiso GESTORACCESS.')
     if (held.status !== 'pending') throw alreadyDecided(held)
     return held
@@ -274,8 +347,13 @@ export class ApprovalService {
   private async notify(a: StoredApproval, what: 'approved' | 'failed' | 'rejected' | 'expired'): Promise<void> {
     const by = a.decidedBy?.name || a.decidedBy?.email || ''
     const note = a.comment ? ` «${a.comment.slice(0, 200)}»` : ''
+    // A refused sign-up's account is gone: nobody to tell. An approved one reads it on first sign-in.
+    if (a.callId === ACTIVATE_CALL && what !== 'approved') return
     const texts: Record<typeof what, Pick<Notice, 'severity' | 'text'>> = {
-      approved: { severity: 'success', text: { es: `${by} ha aprobado tu cambio (${a.call}) y se ha aplicado.${note}`, en: `${by} approved your change (${a.call}) and it has been applied.${note}` } },
+      approved:
+        a.callId === ACTIVATE_CALL
+          ? { severity: 'success', text: { es: `${by} ha aprobado tu cuenta. Te damos la bienvenida.${note}`, en: `${by} approved your account. Welcome.${note}` } }
+          : { severity: 'success', text: { es: `${by} ha aprobado tu cambio (${a.call}) y se ha aplicado.${note}`, en: `${by} approved your change (${a.call}) and it has been applied.${note}` } },
       failed: { severity: 'warn', text: { es: `${by} ha aprobado tu cambio (${a.call}), pero el servicio lo ha rechazado (HTTP ${a.upstreamStatus ?? '—'}).`, en: `${by} approved your change (${a.call}), but the service refused it (HTTP ${a.upstreamStatus ?? '—'}).` } },
       rejected: { severity: 'warn', text: { es: `${by} ha rechazado tu cambio (${a.call}).${note}`, en: `${by} rejected your change (${a.call}).${note}` } },
       expired: { severity: 'warn', text: { es: `Tu cambio (${a.call}) ha caducado sin que nadie lo aprobara en 48 horas.`, en: `Your change (${a.call}) expired: nobody approved it within 48 hours.` } },

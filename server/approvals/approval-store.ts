@@ -8,6 +8,8 @@ import type { ApprovalStatus, ApprovalView } from '../../schemas/approval'
 export interface StoredApproval extends Omit<ApprovalView, 'createdAt' | 'expiresAt' | 'decidedAt'> {
   method: string
   upstreamPath: string
+  /** The upstream call a rejection makes (a refused sign-up's account is removed); none for the rest. */
+  onReject?: { method: string; upstreamPath: string }
   /** The JSON body, sealed; null when the call had none. */
   sealedBody: string | null
   brandDomain: string

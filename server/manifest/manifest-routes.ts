@@ -29,6 +29,8 @@ export interface ManifestOptions {
   production: boolean
   comparadorUrl: string
   buildId: () => string
+  /** Self sign-up is offered (SIGNUP_ENABLED): the sign-in page shows «Crear cuenta». */
+  signup?: boolean
 }
 
 export function manifestUser(user: SessionUser): ManifestUser {
@@ -60,6 +62,7 @@ export async function manifestRoutes(app: FastifyInstance, opts: ManifestOptions
       routes: routeView(menu, screens.routes, audience).routes,
       buildId: opts.buildId(),
       environment: opts.production ? 'production' : 'development',
+      ...(opts.signup ? { signup: true } : {}),
     }
     if (user) {
       manifest.user = user

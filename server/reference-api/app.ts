@@ -10,6 +10,7 @@ import { requestPartCheck } from '../../schemas/request-check'
 import { canonicalRequestUrl } from '../../schemas/request-target'
 import { installAccessHooks } from './auth/access-hooks'
 import { authRoutes } from './auth/auth-routes'
+import { signupRoutes } from './auth/signup-routes'
 import { TokenService } from './auth/tokens'
 import { UsersRepo } from './auth/users-repo'
 import type { ReferenceApiConfig } from './config'
@@ -128,6 +129,7 @@ export async function buildReferenceApi(config: ReferenceApiConfig, deps: Refere
   // Contract documents (POST /api/contract/insert-documents): streamed, at most 10 files of 10 MB.
   await app.register(multipart, { limits: { files: MAX_FILES, fileSize: MAX_FILE_BYTES, fields: 20, fieldSize: 10_000, parts: 40, headerPairs: 200 } })
   await app.register(authRoutes, { ...ctx, tokens, users, mailer })
+  await app.register(signupRoutes, { ...ctx, users })
   await app.register(utilityRoutes, ctx)
   await app.register(businessRoutes, ctx)
   await app.register(adminRoutes, ctx)

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { LoginBody } from '../../schemas/auth'
+import { LoginBody, PENDING_APPROVAL_MESSAGE } from '../../schemas/auth'
 import { MESSAGES, sendError } from '../lib/errors'
 import { throttleMessage, type SignInThrottle } from '../security/sign-in-throttle'
-import { BadCredentialsError, type AuthService } from './auth-service'
+import { BadCredentialsError, PendingApprovalError, type AuthService } from './auth-service'
 import type { SessionGate } from './session-gate'
 import type { SessionStore } from './session-store'
 
@@ -23,6 +23,11 @@ export async function authRoutes(app: FastifyInstance, opts: { gate: SessionGate
     try {
       session = await auth.login(username, request.body.password, gate.context(request))
     } catch (err) {
+      // The password was right: nothing to count, and the owner is told why they cannot get in.
+      if (err instanceof PendingApprovalError) {
+        request.log.info({ event: 'login_pending_approval' }, 'sign-in refused: sign-up not approved yet')
+        return sendError(reply, 403, PENDING_APPROVAL_MESSAGE)
+      }
       if (err instanceof BadCredentialsError) {
         await throttle.failed(request.ip, username)
         request.log.info({ event: 'login_failed' }, 'sign-in refused')

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose'
 import { SessionUser } from '../../schemas/session-user'
-import { TokenPair } from '../../schemas/auth'
+import { PENDING_APPROVAL_MESSAGE, TokenPair } from '../../schemas/auth'
 import { Compile } from 'typebox/compile'
 import { HttpError } from '../lib/errors'
 import { UpstreamError, type UpstreamClient } from '../upstream/upstream-client'
@@ -24,6 +24,9 @@ const isTokenPair = Compile(TokenPair)
 const isSessionUser = Compile(SessionUser)
 
 export class BadCredentialsError extends Error {}
+
+/** Right credentials of an account whose sign-up still waits for approval (the upstream's 403 saying so). */
+export class PendingApprovalError extends Error {}
 
 /** A view-as the upstream refused: its status and message, passed on to the admin. */
 export class ViewAsRefusedError extends Error {
@@ -66,6 +69,7 @@ export class AuthService {
       brandDomain: ctx.brandDomain,
       requestId: ctx.requestId,
     })
+    if (answer.status === 403 && upstreamText(answer.body) === PENDING_APPROVAL_MESSAGE) throw new PendingApprovalError(PENDING_APPROVAL_MESSAGE)
     if (answer.status === 400 || answer.status === 401 || answer.status === 403) throw new BadCredentialsError()
     // The upstream throttles too: its refusal is passed on as such, not as a gateway failure.
     if (answer.status === 429) throw new HttpError(429, 'Demasiados intentos de acceso. Espera unos minutos.')

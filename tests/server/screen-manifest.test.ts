@@ -29,6 +29,7 @@ const ADDED_SINCE = {
     { path: '/soluciones/facturas/{id}', screen: 'factura-detalle', title: { es: 'Factura', en: 'Invoice' } },
     { path: '/sysmanager/aprobaciones', screen: 'aprobaciones', permission: 'GESTORACCESS', title: { es: 'Aprobaciones', en: 'Approvals' } },
     { path: '/utilidades/mis-solicitudes', screen: 'mis-solicitudes', title: { es: 'Mis solicitudes', en: 'My requests' } },
+    { path: '/auth/signup', screen: 'signup', public: true, title: { es: 'Crear cuenta', en: 'Create account' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
   menuEntries: [

@@ -5,7 +5,7 @@ import { Dropdown } from 'primereact/dropdown'
 import { Message } from 'primereact/message'
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { api } from '../../api/client'
-import { useDelayedFlag } from '../../api/use-delayed-flag'
+import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
 import { useMessages } from '../../i18n/i18n'
 import { describedBy } from '../../ui/described-by'
 import { FieldShell } from '../../ui/FieldShell'
@@ -67,7 +67,8 @@ export default function BatteryCalculator() {
       setChosenId(answer.Mejor?.Bateria.Id ?? answer.Alternativas[0]?.Bateria.Id ?? null)
     },
   })
-  const busy = useDelayedFlag(calc.isPending)
+  // A year of hourly consumption simulated per battery: one of spec §9's slow calls.
+  const busy = useDelayedFlag(calc.isPending, LOADING_CLEAR_DELAY.slow)
 
   // The results heading takes the focus once they arrive, so keyboard and screen-reader users land on them.
   useEffect(() => {

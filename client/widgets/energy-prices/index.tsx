@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useMemo, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { api, saveFile } from '../../api/client'
+import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
 import { reportError } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { formatDate, formatNumber } from '../../ui/format'
@@ -72,6 +73,10 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
   const tarifa = tarifas.find((t) => t.Id === params.tarifa)
   const days = daysBetween(params.desde, params.hasta) + 1
   const [exporting, setExporting] = useState<Serie | null>(null)
+  // The series last exported keeps its button busy for the slow delay after its file arrives.
+  const [lastExport, setLastExport] = useState<Serie | null>(null)
+  const exportBusy = useDelayedFlag(exporting !== null, LOADING_CLEAR_DELAY.slow)
+  const busySerie = exportBusy ? lastExport : null
 
   const range = { desde: params.desde, hasta: params.hasta }
   const omieParams = { ...range, ...resolutionQuery(params.resolucion) }
@@ -97,6 +102,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
   })
 
   const doExport = async (serie: Serie) => {
+    setLastExport(serie)
     setExporting(serie)
     try {
       // The OMIE export follows the resolution the chart shows; the other series have their own.
@@ -236,7 +242,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
         tooltipFormat={dayAxis.tooltipFormat}
         state={stateOf(index, indexView.count)}
         errorText={seriesError('index', lang)}
-        exporting={exporting === 'index'}
+        exporting={busySerie === 'index'}
         onExport={() => void doExport('index')}
         onRetry={() => void index.refetch()}
       >
@@ -253,7 +259,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
         tooltipFormat={dayAxis.tooltipFormat}
         state={stateOf(excedentes, surplusView.count)}
         errorText={seriesError('excedentes', lang)}
-        exporting={exporting === 'excedentes'}
+        exporting={busySerie === 'excedentes'}
         onExport={() => void doExport('excedentes')}
         onRetry={() => void excedentes.refetch()}
         legend={false}
@@ -275,7 +281,7 @@ function PricesView({ lastDay, tarifas }: { lastDay: string; tarifas: Tariff[] }
         tooltipFormat={omieView.axis.tooltipFormat}
         state={stateOf(omie, omieView.count)}
         errorText={seriesError('omie', lang)}
-        exporting={exporting === 'omie'}
+        exporting={busySerie === 'omie'}
         onExport={() => void doExport('omie')}
         onRetry={() => void omie.refetch()}
         legend={false}

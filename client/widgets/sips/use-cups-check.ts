@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
 import { api } from '../../api/client'
-import { LOADING_CLEAR_DELAY } from '../../api/use-delayed-flag'
+import { LOADING_CLEAR_DELAY, useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn } from '../../i18n/i18n'
 import { messages } from './messages'
 import { normalizeCups } from './sips-logic'
@@ -21,22 +20,21 @@ export type CupsCheck =
   | { state: 'invalid'; message: string }
   | { state: 'unavailable' }
 
-/** The CUPS validator called as the user types (debounced, spec §9: 500 ms for validators). */
+/**
+ * The CUPS validator, called at once for each new value as the user types (React Query drops the
+ * previous call's answer); its loading flag clears 500 ms after the answer (spec §9, validators).
+ */
 export function useCupsCheck(value: string): CupsCheck {
   const text = normalizeCups(value)
-  const [debounced, setDebounced] = useState(text)
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(text), LOADING_CLEAR_DELAY.validator)
-    return () => clearTimeout(t)
-  }, [text])
   const query = useQuery({
-    queryKey: ['validators', 'cups', debounced],
-    queryFn: ({ signal }) => api.get<CupsValidation>('/api/validators/cups', { params: { cups: debounced }, signal }),
-    enabled: debounced.length > 0,
+    queryKey: ['validators', 'cups', text],
+    queryFn: ({ signal }) => api.get<CupsValidation>('/api/validators/cups', { params: { cups: text }, signal }),
+    enabled: text.length > 0,
     staleTime: Infinity,
   })
+  const checking = useDelayedFlag(text.length > 0 && query.isFetching, LOADING_CLEAR_DELAY.validator)
   if (!text) return { state: 'idle' }
-  if (text !== debounced || query.isPending) return { state: 'checking' }
+  if (checking || query.isPending) return { state: 'checking' }
   if (query.isError || !query.data) return { state: 'unavailable' }
   const v = query.data
   if (!v.Valido) return { state: 'invalid', message: v.Motivo ?? messageIn(messages, 'single.invalid') }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import Type from 'typebox'
 import { createHash, randomBytes } from 'node:crypto'
+import { PENDING_APPROVAL_MESSAGE } from '../../../schemas/auth'
 import type { Mailer } from '../mail/mailer'
 import type { ApiContext } from '../lib/context'
 import { fail } from '../lib/http'
@@ -53,6 +54,8 @@ export async function authRoutes(app: FastifyInstance, opts: ApiContext & { toke
     const user = users.findByEmail(request.body.username)
     // Same work whether or not the user exists, so timing does not reveal accounts.
     const ok = await verifyPassword(request.body.password, user?.password_hash.startsWith('scrypt$') ? user.password_hash : DUMMY_HASH)
+    // Told only to whoever knows the password: a sign-up still waiting for its approval.
+    if (user && ok && !user.activo && user.alta_pendiente_marca_id !== null) fail(403, PENDING_APPROVAL_MESSAGE)
     if (!user || !ok || !user.activo) fail(401, 'Usuario o contraseña incorrectos.')
     touchLogin.run(new Date(now()).toISOString(), user.id)
     return issuePair(user.id)

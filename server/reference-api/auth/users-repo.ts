@@ -9,6 +9,8 @@ export interface UserRow {
   telefono: string | null
   password_hash: string
   activo: number
+  /** Set while a self sign-up waits for approval: the brand it signed up in. */
+  alta_pendiente_marca_id: number | null
   fecha_alta: string
   ultimo_acceso: string | null
 }
