@@ -104,6 +104,8 @@ export const ListSpec = Type.Object(
     filterable: Type.Array(Type.String({ minLength: 1 })),
     /** Columns whose values add up (money, kWh). */
     summable: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+    /** The kind of record its rows are (a `record.entity` of the catalogue): live lists refresh when one changes. */
+    entity: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 )
