@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useEffectEvent, useMemo, useState } from 'react'
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, ApiError, send, type QueryParams } from '../../api/client'
@@ -275,6 +275,7 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       return
     }
     setBusy(true)
+    saves.current++
     // Should the submit fail, what was typed is already stored (a reload finds it).
     void drafts?.flush()
     const visibleNames = new Set(visible.map((f) => f.name))
@@ -341,25 +342,24 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
   }
 
   /**
-   * Someone else saved the record this form edits (a live change event). Untouched, the form
-   * takes the new version; edited, what the user typed stays and the conflict panel shows what
-   * the other person changed beside it (no save is refused yet: nothing is lost either way).
+   * Someone else saved the record this form edits (a live change event). Nothing in the form is
+   * overwritten: the conflict panel shows what the other person changed beside what the form
+   * holds, and the user keeps theirs over the newer version or takes it. A save that started
+   * meanwhile wins (its own answer, a 412 or not, says what happened).
    */
+  const saves = useRef(0)
   const followChange = useEffectEvent(async () => {
     if (busy || !versionedRead) return
+    const started = saves.current
     let now: Awaited<ReturnType<typeof loadVersioned>>
     try {
       now = await loadVersioned(versionedRead.endpoint, versionedRead.params)
     } catch {
       return // the next save meets the 412 and its panel
     }
+    if (saves.current !== started) return
     const record = form.initial?.path ? getPath(now.body, form.initial.path) : now.body
     if (now.version !== null && now.version === base.version) return
-    if (!dirty && !restored) {
-      setBase({ record, version: now.version })
-      setValues(initialValues(form.fields, ctx, record, map))
-      return
-    }
     const fields = conflictsOf(visible, map, base.record, record, values)
     // The same values (this user's own save, met on its way back): nothing to tell.
     if (fields.every((f) => sameValue(f.theirs, f.yours))) return setBase({ record, version: now.version })
