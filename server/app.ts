@@ -10,6 +10,14 @@ import { ApprovalService } from './approvals/approval-service'
 import type { ApprovalStore } from './approvals/approval-store'
 import { PolicyService } from './approvals/policy-service'
 import type { NoticeStore } from './notices/notice-store'
+import type { EventBus } from './events/event-bus'
+import { EventHub } from './events/event-hub'
+import { eventRoutes } from './events/event-routes'
+import { liveChanges } from './events/live-changes'
+import { LIVE_TIMINGS, type LiveTimings } from './events/live-timings'
+import { PresenceAccess } from './events/presence-access'
+import type { PresenceStore } from './events/presence-store'
+import { RecordRules } from './events/record-rules'
 import { noticeRoutes } from './notices/notice-routes'
 import { auditRoutes } from './audit/audit-routes'
 import { revealRoutes } from './personal/reveal-routes'
@@ -84,6 +92,12 @@ export interface AppDeps {
   approvalClock?: () => number
   /** Replaces the embedded SQLite notice store (tests, Redis). */
   noticeStore?: NoticeStore
+  /** Replaces the in-process event bus (tests, Redis). */
+  eventBus?: EventBus
+  /** Replaces the in-memory presence store (tests, Redis). */
+  presenceStore?: PresenceStore
+  /** Heartbeat of the events stream (~20 s) and the presence expiry sweep (5 s); tests shorten them. */
+  liveTimings?: Partial<LiveTimings>
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -145,7 +159,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, events: deps.eventBus, presence: deps.presenceStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -256,13 +270,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(auditRoutes, { gate, log: stores.audit, brands, catalogue, checker, upstream })
   await app.register(revealRoutes, { gate, catalogue, checker, upstream, audit: auditWriter })
   const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
+  const live = { ...LIVE_TIMINGS, ...deps.liveTimings }
+  const recordRules = new RecordRules(catalogue)
+  const hub = new EventHub({ bus: stores.events, presence: stores.presence, log: app.log, maxPerUser: live.maxStreamsPerUser, presenceTtlMs: live.presenceTtlMs, sweepMs: live.sweepMs })
+  // Open streams never end on their own: ended before the server waits for its connections.
+  app.addHook('preClose', async () => hub.close())
+  await app.register(eventRoutes, { gate, sessions, hub, rules: recordRules, access: new PresenceAccess(upstream, recordRules), heartbeatMs: live.heartbeatMs })
+  const changes = liveChanges(recordRules, hub)
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
-  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
+  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, changes, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
   // Off, the path does not exist (404): nothing to probe.
   if (config.signupEnabled) await app.register(signupRoutes, { upstream, throttle: new SignUpThrottle(attempts, config.signInThrottle), approvals, catalogue })
   await app.register(noticeRoutes, { gate, store: stores.notices })
-  await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals, auditWriter })
+  await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals, auditWriter, changes })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
   app.addHook('onClose', async () => {
@@ -277,6 +298,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     policies.close()
     await stores.approvals.close()
     await stores.notices.close()
+    await stores.events.close()
+    await stores.presence.close()
     await upstream.close().catch(() => undefined)
   })
   return app

@@ -13,6 +13,10 @@ import type { MenuStore } from './manifest/menu-store'
 import type { ApprovalStore } from './approvals/approval-store'
 import { RedisApprovalStore } from './approvals/redis-approval-store'
 import { SqliteApprovalStore } from './approvals/sqlite-approval-store'
+import { MemoryEventBus, type EventBus } from './events/event-bus'
+import { MemoryPresenceStore, type PresenceStore } from './events/presence-store'
+import { RedisEventBus } from './events/redis-event-bus'
+import { RedisPresenceStore } from './events/redis-presence-store'
 import type { NoticeStore } from './notices/notice-store'
 import { RedisNoticeStore } from './notices/redis-notice-store'
 import { SqliteNoticeStore } from './notices/sqlite-notice-store'
@@ -38,6 +42,10 @@ export interface Stores {
   approvals: ApprovalStore
   /** What a user is told on their next page load. */
   notices: NoticeStore
+  /** Live events between replicas (record changes, presence). */
+  events: EventBus
+  /** Who views which record, with expiry. */
+  presence: PresenceStore
 }
 
 export interface OpenedStores extends Stores {
@@ -53,7 +61,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts, audit, approvals, notices] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit, approvals, notices, events] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
@@ -61,9 +69,11 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
       given.audit ?? RedisAuditLog.open(config.redisUrl, { retentionMs: config.auditRetentionMs, log }),
       given.approvals ?? RedisApprovalStore.open(config.redisUrl, { log }),
       given.notices ?? RedisNoticeStore.open(config.redisUrl, { log }),
+      given.events ?? RedisEventBus.open(config.redisUrl, { log }),
     ])
+    const presence = given.presence ?? RedisPresenceStore.open(config.redisUrl, { log })
     if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
-    return { sessions, menus, attempts, drafts, audit, approvals, notices, cipher }
+    return { sessions, menus, attempts, drafts, audit, approvals, notices, events, presence, cipher }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   const menusFile = path.join(config.dataDir, 'bff-menus.db')
@@ -77,6 +87,8 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     audit,
     approvals: given.approvals ?? new SqliteApprovalStore(path.join(config.dataDir, 'bff-approvals.db')),
     notices: given.notices ?? new SqliteNoticeStore(path.join(config.dataDir, 'bff-notices.db')),
+    events: given.events ?? new MemoryEventBus(),
+    presence: given.presence ?? new MemoryPresenceStore(),
     cipher,
   }
 }

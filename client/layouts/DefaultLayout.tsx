@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
+import { useLiveEvents } from '../api/live-events'
 import { useLoadedManifest } from '../api/manifest'
 import { showPendingNotices } from '../api/notices'
 import { useI18n } from '../i18n/i18n'
@@ -50,6 +51,9 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
     if (missedChange(mq.matches)) onChange()
     return () => mq.removeEventListener('change', onChange)
   }, [])
+
+  // Changes and presence as they happen; closed when the signed-in shell goes (sign-out).
+  useLiveEvents()
 
   // What happened while the user was away (a decision on their held change): told once per load.
   useEffect(() => {

@@ -110,6 +110,8 @@ export const ListSpec = Type.Object(
      * 16). The list must be a paged GET that sorts and filters by the same columns.
      */
     pages: Type.Optional(Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$' })),
+    /** The kind of record its rows are (a `record.entity` of the catalogue): live lists refresh when one changes. */
+    entity: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 )

@@ -17,6 +17,7 @@ import type { TokenCipher } from '../session/token-cipher'
 import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client'
 import type { ApprovalStore, StoredApproval } from './approval-store'
 import { holds, policiesFor, valuesAt, type ConditionInput } from './policy-condition'
+import type { LiveChanges } from '../events/live-changes'
 import type { PolicyService } from './policy-service'
 
 /** Who approves: users holding this permission, never the requester. */
@@ -49,6 +50,8 @@ export interface ApprovalServiceOptions {
   audit: AuditWriter
   notices: NoticeStore
   cipher: TokenCipher
+  /** Announces a change that landed on approval (live lists); absent, nothing is announced. */
+  changes?: LiveChanges
   now?: () => number
 }
 
@@ -217,6 +220,8 @@ export class ApprovalService {
       status = err instanceof HttpError ? err.statusCode : 502
     }
     const ok = status < 400
+    // The change landed: open lists and detail screens of the record refresh (the key as the audit keeps it).
+    if (ok && call) this.opts.changes?.published(request.log, this.opts.changes.rules.change(held.brand, call, held.record?.id))
     const outcome = { status: ok ? ('approved' as const) : ('failed' as const), upstreamStatus: status, sealedResult: result }
     const settled = (await this.opts.store.transition(id, 'approving', outcome)) ?? { ...claimed, ...outcome }
     await this.opts.audit.write({

@@ -9,6 +9,7 @@ import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { JSON_BODY_MESSAGES, MAX_JSON_DEPTH, jsonDepthExceeds } from '../lib/json-body'
 import { AnswerMasks, AnswerTooLarge, holdsMaskedValue, MASKED_ANSWER_MAX_BYTES, maskJson, settleMaskedFields, wholeBody } from '../personal/answer-masking'
 import { ListExports } from '../personal/list-export'
+import type { LiveChanges } from '../events/live-changes'
 import type { SessionGate } from '../session/session-gate'
 import type { Session } from '../session/session-store'
 import { exchange, type UpstreamExchange } from '../upstream/upstream-exchange'
@@ -66,7 +67,7 @@ const isMultipart = (type: string | undefined) => type !== undefined && /^multip
  * side (npm run bench), the generic proxy's per-request work (URL rebuilding, header copies,
  * a stream for every answer) cost a third more CPU than this whole handler.
  */
-export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit; approvals: ApprovalService; auditWriter: AuditWriter }) {
+export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamClient; gate: SessionGate; checker: CallChecker; bodyLimit: number; audit: CallAudit; approvals: ApprovalService; auditWriter: AuditWriter; changes: LiveChanges }) {
   const { upstream, gate, checker, audit } = opts
   const masks = new AnswerMasks()
   const exports = new ListExports({ upstream, checker, audit: opts.auditWriter })
@@ -274,6 +275,8 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
     }
     observe(outcomeOfStatus(answer.statusCode), started)
     if (request.auditing?.read && answer.statusCode < 300) await audit.readAfter(request)
+    // Open lists and detail screens of the record refresh on their own (live events).
+    if (call.effect === 'mutation' && answer.statusCode >= 200 && answer.statusCode < 300) opts.changes.published(request.log, opts.changes.rules.changeOf(request.brand.key, call, checked, request.body))
 
     const answerHeaders: Record<string, string | string[]> = {}
     for (const name in answer.headers) {

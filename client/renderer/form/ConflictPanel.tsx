@@ -7,13 +7,14 @@ import type { FieldConflict } from './record-edit'
 import { ReviewValue } from './ReviewList'
 
 /**
- * Someone saved the record while this user edited it (the save met a 412): what the other person
- * changed, field by field, beside what this user has typed, which stays in the form. One click
- * re-applies this user's edits over the newer version and saves; or they are discarded.
+ * Someone saved the record while this user edited it (the save met a 412, or a live change event
+ * told of it): what the other person changed, field by field, beside what this user has typed,
+ * which stays in the form. One click re-applies this user's edits over the newer version (and,
+ * after a refused save, saves); or they are discarded.
  */
 export function ConflictPanel(props: {
   formId: string
-  conflict: { fields: FieldConflict[] }
+  conflict: { fields: FieldConflict[]; live?: boolean }
   ctx: TemplateContext
   busy: boolean
   onReapply: () => void
@@ -31,9 +32,9 @@ export function ConflictPanel(props: {
   return (
     <section ref={ref} className="form-conflict" role="alert" aria-labelledby={titleId}>
       <h3 id={titleId} className="form-conflict__title">
-        <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {t('conflict.title')}
+        <i className="pi pi-exclamation-triangle" aria-hidden="true" /> {t(conflict.live ? 'conflict.live.title' : 'conflict.title')}
       </h3>
-      <p className="form-conflict__text">{t(conflict.fields.length > 0 ? 'conflict.text' : 'conflict.textNoFields')}</p>
+      <p className="form-conflict__text">{t(conflict.live ? 'conflict.live.text' : conflict.fields.length > 0 ? 'conflict.text' : 'conflict.textNoFields')}</p>
       {conflict.fields.length > 0 && (
         <table className="form-conflict__table">
           <thead>
@@ -60,8 +61,8 @@ export function ConflictPanel(props: {
         </table>
       )}
       <div className="form-conflict__actions">
-        <Button type="button" label={t('conflict.reapply')} icon="pi pi-replay" loading={busy} onClick={onReapply} />
-        <Button type="button" label={t('conflict.discard')} icon="pi pi-undo" outlined severity="secondary" disabled={busy} onClick={onDiscard} />
+        <Button type="button" label={t(conflict.live ? 'conflict.live.reapply' : 'conflict.reapply')} icon="pi pi-replay" loading={busy} onClick={onReapply} />
+        <Button type="button" label={t(conflict.live ? 'conflict.live.discard' : 'conflict.discard')} icon="pi pi-undo" outlined severity="secondary" disabled={busy} onClick={onDiscard} />
       </div>
     </section>
   )

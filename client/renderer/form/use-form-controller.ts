@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import { api, ApiError, send, type QueryParams } from '../../api/client'
 import { isHeld, reportError, useFailureText, type CallerText } from '../../api/errors'
+import { onRecordChange } from '../../api/live-events'
+import { useShownRecord } from '../../api/presence'
 import { nodeKey } from '../../api/query-keys'
 import { showToast } from '../../api/toast'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -15,7 +17,7 @@ import { isMasked } from '../../../schemas/personal-data'
 import { evalCondition, fill, getPath, resolveParams, resolveValue, type TemplateContext } from '../template'
 import { messages } from './messages'
 import { draftValues, loadDraft, useDraftSaver, type SavedDraft } from './use-draft'
-import { conflictsOf, reapplied, recordWithValues, type FieldConflict, type RecordVersion } from './record-edit'
+import { conflictsOf, reapplied, recordWithValues, sameValue, type FieldConflict, type RecordVersion } from './record-edit'
 import { toBody, toFormData, validateField } from './validation'
 
 function emptyValue(f: Field): unknown {
@@ -171,9 +173,12 @@ export interface FormController {
   uncopied: Field[]
   /** Deletes the draft and goes back to the starting values. */
   discardDraft(): void
-  /** A versioned save refused as stale (412): the newer version and, field by field, theirs and yours. */
-  conflict: { record: unknown; version: string | null; fields: FieldConflict[] } | null
-  /** Re-applies the user's edits over the newer version and saves. */
+  /**
+   * Someone else saved the record: the newer version and, field by field, theirs and yours. After
+   * a save refused as stale (412), or `live`: told by a change event while the user edits.
+   */
+  conflict: { record: unknown; version: string | null; fields: FieldConflict[]; live?: boolean } | null
+  /** Re-applies the user's edits over the newer version: and saves, after a refused save; only in the form, when told live. */
   reapply(): Promise<void>
   /** Drops the user's edits: the form shows the newer version. */
   discardMine(): void
@@ -209,6 +214,9 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
   const [base, setBase] = useState<RecordVersion>({ record: loaded, version: version ?? null })
   const [conflict, setConflict] = useState<FormController['conflict']>(null)
   const map = form.initial?.map
+  // The record a versioned form edits, as change events name it.
+  const versionedRead = form.initial?.versioned ? { endpoint: `/${fill(form.initial.endpoint, ctx, true)}`, params: resolveParams(form.initial.params, ctx) } : null
+  const editedRecord = useShownRecord(versionedRead?.endpoint ?? '', versionedRead?.params ?? {})
   const warnDraft = (detail: string) => showToast({ severity: 'warn', summary: t('form.draft.area'), detail })
   const drafts = useDraftSaver(form.draft?.key ?? null, () => warnDraft(t('form.draft.saveFailed')))
   // Only what the user changed is saved; opening a form (or restoring a draft) writes nothing.
@@ -267,6 +275,7 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       return
     }
     setBusy(true)
+    saves.current++
     // Should the submit fail, what was typed is already stored (a reload finds it).
     void drafts?.flush()
     const visibleNames = new Set(visible.map((f) => f.name))
@@ -332,6 +341,39 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
     }
   }
 
+  /**
+   * Someone else saved the record this form edits (a live change event). Nothing in the form is
+   * overwritten: the conflict panel shows what the other person changed beside what the form
+   * holds, and the user keeps theirs over the newer version or takes it. A save that started
+   * meanwhile wins (its own answer, a 412 or not, says what happened).
+   */
+  const saves = useRef(0)
+  const followChange = useEffectEvent(async () => {
+    if (busy || !versionedRead) return
+    const started = saves.current
+    let now: Awaited<ReturnType<typeof loadVersioned>>
+    try {
+      now = await loadVersioned(versionedRead.endpoint, versionedRead.params)
+    } catch {
+      return // the next save meets the 412 and its panel
+    }
+    if (saves.current !== started) return
+    const record = form.initial?.path ? getPath(now.body, form.initial.path) : now.body
+    if (now.version !== null && now.version === base.version) return
+    const fields = conflictsOf(visible, map, base.record, record, values)
+    // The same values (this user's own save, met on its way back): nothing to tell.
+    if (fields.every((f) => sameValue(f.theirs, f.yours))) return setBase({ record, version: now.version })
+    setConflict({ record, version: now.version, fields, live: true })
+  })
+  const editedEntity = editedRecord?.entity
+  const editedId = editedRecord?.id
+  useEffect(() => {
+    if (!editedEntity) return
+    return onRecordChange((change) => {
+      if (change.entity === editedEntity && (change.id === undefined || change.id === editedId)) void followChange()
+    })
+  }, [editedEntity, editedId])
+
   return {
     values,
     fieldCtx,
@@ -384,6 +426,8 @@ export function useFormController(form: FormNode, opts: FormControllerOptions): 
       setBase(next)
       setValues(merged)
       setConflict(null)
+      // Told live, the user has not asked to save yet: their edits now stand on the newer version.
+      if (conflict.live) return
       await submit({ values: merged, base: next })
     },
     discardMine: () => {

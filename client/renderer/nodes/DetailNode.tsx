@@ -13,6 +13,9 @@ import { NodeList } from '../node-renderer'
 import { CellValue } from '../table/CellValue'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { MaskedValue, RevealSourceContext, useRevealSource, type RevealSource } from './MaskedValue'
+import { useShownRecord } from '../../api/presence'
+import type { RecordRef } from '../../../schemas/catalogue/records'
+import { PresenceNote } from './PresenceNote'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
@@ -33,6 +36,8 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
   })
   const failure = useFailureText(query.error, node.errorMessage, loadError)
   const inherited = useRevealSource()
+  // The record of a detail screen (its kind's read call): who else has it open is shown.
+  const record = useShownRecord(endpoint, params)
   // A detail of the enclosing record's own data reveals through the record's request; one of a part of it cannot (its paths are the part's).
   if (fromData) return <DetailBody node={node} data={lookup(ctx, dataPath(fromData))} ownerId={key} source={dataPath(fromData) === 'data' ? inherited : undefined} />
   // An error wins over the record shown before it: a detail that failed to refresh says so.
@@ -43,10 +48,10 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
   if (data == null) return <EmptyState icon="pi pi-file">{t('detail.empty')}</EmptyState>
   // Values of a record read by its own request can be revealed through it; a sub-path of the answer cannot (its field paths are not the answer's).
   const source = node.source.path ? undefined : { endpoint: endpoint.slice(1), params }
-  return <DetailBody node={node} data={data} ownerId={key} source={source} />
+  return <DetailBody node={node} data={data} ownerId={key} source={source} record={record} />
 }
 
-function DetailBody({ node, data, ownerId, source }: { node: DetailNode; data: unknown; ownerId: string; source?: RevealSource }) {
+function DetailBody({ node, data, ownerId, source, record }: { node: DetailNode; data: unknown; ownerId: string; source?: RevealSource; record?: RecordRef | null }) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const ctx = useRenderContext()
@@ -59,6 +64,7 @@ function DetailBody({ node, data, ownerId, source }: { node: DetailNode; data: u
           {node.title && <h2 className="detail-title">{fill(l(node.title), { ...ctx, data })}</h2>}
           {node.actions && node.actions.length > 0 && <ActionBar actions={node.actions} ownerId={key} />}
         </div>
+        {record && <PresenceNote record={record} />}
         {node.sections.map((section, i) => (
           <div key={i} className="detail-section">
             {section.title && <h3 className="detail-section__title">{l(section.title)}</h3>}
