@@ -255,7 +255,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(revealRoutes, { gate, catalogue, checker, upstream, audit: auditWriter })
   const callAudit = new CallAudit({ writer: auditWriter, upstream, catalogue, now: deps.now })
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
-  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
+  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, retentionMs: config.approvalRetentionMs, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
   await app.register(noticeRoutes, { gate, store: stores.notices })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
