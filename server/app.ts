@@ -8,6 +8,7 @@ import type { AuditLog } from './audit/audit-log'
 import { approvalRoutes } from './approvals/approval-routes'
 import { ApprovalService } from './approvals/approval-service'
 import type { ApprovalStore } from './approvals/approval-store'
+import { policyEditorRoutes } from './approvals/policy-editor-routes'
 import { PolicyService } from './approvals/policy-service'
 import type { NoticeStore } from './notices/notice-store'
 import { noticeRoutes } from './notices/notice-routes'
@@ -257,6 +258,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
   const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, retentionMs: config.approvalRetentionMs, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
+  await app.register(policyEditorRoutes, { gate, policies })
   await app.register(noticeRoutes, { gate, store: stores.notices })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
