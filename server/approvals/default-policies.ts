@@ -20,7 +20,8 @@ export const DEFAULT_POLICIES: ApprovalPolicies = [
     id: 'contract-end',
     label: { es: 'Paso de un contrato a baja o anulado', en: 'Contract set to ended or cancelled' },
     calls: ['contract.end'],
-    when: { value: 'body.Estado', in: ['baja', 'anulado'] },
+    // A contract already in that state is refused by the upstream at once: nothing to approve.
+    when: { all: [{ value: 'body.Estado', in: ['baja', 'anulado'] }, { changed: 'Estado' }] },
   },
   {
     id: 'renewal-baja',

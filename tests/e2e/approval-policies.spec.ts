@@ -92,7 +92,7 @@ test('the editor in English and in dark mode', async ({ browser }) => {
     const heading = variant.name === 'en' ? 'Approval policies' : 'Políticas de aprobación'
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
     const row = page.locator('[data-table="politicas"] tbody tr', { hasText: 'contract.end' })
-    await expect(row).toContainText(variant.name === 'en' ? 'The field «Estado» sent is «baja» or «anulado».' : 'El campo «Estado» enviado es «baja» o «anulado».')
+    await expect(row).toContainText(variant.name === 'en' ? 'The field «Estado» sent is «baja» or «anulado» and «Estado» changes.' : 'El campo «Estado» enviado es «baja» o «anulado» y cambia «Estado».')
     await expectAccessible(page)
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/politicas-${variant.name}.png`, fullPage: true })
     await context.close()

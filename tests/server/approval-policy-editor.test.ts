@@ -65,7 +65,7 @@ describe('the policy editor', () => {
     expect(version).toBe(0)
     const end = Items.find((p) => p.id === 'contract-end')!
     expect(end).toMatchObject({ calls: ['contract.end'], callNames: ['PUT api/contract/update/fin'], enabled: true })
-    expect(end.condition.es).toBe('El campo «Estado» enviado es «baja» o «anulado».')
+    expect(end.condition.es).toBe('El campo «Estado» enviado es «baja» o «anulado» y cambia «Estado».')
     const calls = (await call('get', '/bff/admin/approval-policies/calls').expect(200)).body as { Id: string }[]
     expect(calls.map((c) => c.Id)).toContain('contract.end')
     expect(calls.map((c) => c.Id)).not.toContain('contract.detail')
@@ -87,7 +87,7 @@ describe('the policy editor', () => {
 
     const [v1] = await history()
     expect(v1).toMatchObject({ version: 1, kind: 'edit', note: 'Solo las bajas', author: { email: 'admin@portal.test' } })
-    expect(v1!.changes).toEqual([{ field: 'contract-end · condición', before: 'El campo «Estado» enviado es «baja» o «anulado».', after: 'El campo «Estado» enviado es «baja».' }])
+    expect(v1!.changes).toEqual([{ field: 'contract-end · condición', before: 'El campo «Estado» enviado es «baja» o «anulado» y cambia «Estado».', after: 'El campo «Estado» enviado es «baja».' }])
     const audit = (await call('get', '/bff/admin/audit?pageSize=50').expect(200)).body as AuditPageAnswer
     expect(audit.Items.find((e) => e.action === 'approvals.policies.save' && e.version === 1)).toMatchObject({ actor: { email: 'admin@portal.test' }, details: { note: 'Solo las bajas' } })
   })
@@ -147,6 +147,6 @@ describe('the policy editor', () => {
     expect(audit.Items.find((e) => e.action === 'approvals.policies.restore')).toMatchObject({ details: { restoredFrom: 1 } })
     // Version 0, the shipped defaults, can be restored too.
     await call('post', '/bff/admin/approval-policies/restore', admin, { version: 0 }).expect(200)
-    expect((await items()).Items.find((p) => p.id === 'contract-end')?.condition.es).toBe('El campo «Estado» enviado es «baja» o «anulado».')
+    expect((await items()).Items.find((p) => p.id === 'contract-end')?.condition.es).toBe('El campo «Estado» enviado es «baja» o «anulado» y cambia «Estado».')
   })
 })
