@@ -28,7 +28,7 @@ async function rename(page: Page, name: string, note: string): Promise<void> {
   await textField(dialog, 'Nota de la versión').fill(note)
   await dialog.getByRole('button', { name: 'Guardar' }).click()
   await expect(dialog).toBeHidden()
-  await expect(page.locator('.p-toast')).toContainText(`Política ${POLICY} guardada.`)
+  await expect(row).toContainText(name)
 }
 
 test('an admin changes a policy with a note, the history shows it, and an earlier version is restored', async ({ page }) => {
