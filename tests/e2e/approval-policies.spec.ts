@@ -38,7 +38,7 @@ test('an admin changes a policy with a note, the history shows it, and an earlie
   const stamp = Date.now() % 100000
 
   await page.goto('/sysmanager/politicas-aprobacion')
-  await expect(page.getByRole('heading', { level: 1, name: 'Políticas de aprobación' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Políticas de aprobación' })).toBeVisible({ timeout: 30_000 })
   // The condition in words, beside each policy.
   const row = page.locator('[data-table="politicas"] tbody tr', { hasText: ROW_TEXT })
   await expect(row).toContainText('El campo «SubestadoId» enviado es «6».')
@@ -90,7 +90,8 @@ test('the editor in English and in dark mode', async ({ browser }) => {
     if (variant.name === 'en') await page.evaluate(() => localStorage.setItem('portal.lang', 'en'))
     await page.goto('/sysmanager/politicas-aprobacion')
     const heading = variant.name === 'en' ? 'Approval policies' : 'Políticas de aprobación'
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible()
+    // The first load of a screen after signing in waits for the screen's JSON and the menu.
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 30_000 })
     const row = page.locator('[data-table="politicas"] tbody tr', { hasText: 'contract.end' })
     await expect(row).toContainText(variant.name === 'en' ? 'The field «Estado» sent is «baja» or «anulado» and «Estado» changes.' : 'El campo «Estado» enviado es «baja» o «anulado» y cambia «Estado».')
     await expectAccessible(page)
