@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { Author } from './admin'
 import { AuditActor, AuditChange, AuditRecord } from './audit'
 import { LocalizedText } from './i18n'
 
@@ -85,7 +86,10 @@ export const ApprovalPolicies = Type.Array(ApprovalPolicy, { maxItems: 100 })
 export type ApprovalPolicies = Type.Static<typeof ApprovalPolicies>
 
 /** `PUT /bff/admin/approval-policies`: the policies and the version they were edited from. */
-export const SavePoliciesBody = Type.Object({ version: Type.Integer({ minimum: 0 }), policies: Type.Unknown() }, { additionalProperties: false })
+export const SavePoliciesBody = Type.Object(
+  { version: Type.Integer({ minimum: 0 }), policies: Type.Unknown(), note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) },
+  { additionalProperties: false },
+)
 export type SavePoliciesBody = Type.Static<typeof SavePoliciesBody>
 
 export const ApprovalStatus = Type.Enum(['pending', 'approving', 'approved', 'failed', 'rejected', 'expired'])
@@ -136,3 +140,45 @@ export interface HeldAnswer {
   message: string
   waitingForApprover: boolean
 }
+
+/**
+ * The policy editor (GESTORACCESS): one policy as its screen lists and edits it. `when` is the
+ * condition as JSON text (null: every call of the policy is held); `condition` says it in words.
+ */
+export const PolicyItem = Type.Object(
+  {
+    id: Type.String(),
+    label: LocalizedText,
+    calls: Type.Array(Type.String()),
+    /** `PUT api/contract/update/fin`, one per call (a call the catalogue lacks is named by its id). */
+    callNames: Type.Array(Type.String()),
+    when: Type.Union([Type.String(), Type.Null()]),
+    condition: LocalizedText,
+    enabled: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+export type PolicyItem = Type.Static<typeof PolicyItem>
+
+/** A saved version of the policies as the editor's history lists it: who, when, why, and what changed against the version before. */
+export const PolicyVersionView = Type.Object(
+  {
+    version: Type.Integer(),
+    author: Author,
+    createdAt: Type.String(),
+    kind: Type.Enum(['edit', 'rollback']),
+    restoredFrom: Type.Union([Type.Integer(), Type.Null()]),
+    note: Type.Union([Type.String(), Type.Null()]),
+    changes: Type.Array(AuditChange),
+    policies: ApprovalPolicies,
+  },
+  { additionalProperties: false },
+)
+export type PolicyVersionView = Type.Static<typeof PolicyVersionView>
+
+/** `POST /bff/admin/approval-policies/restore`. */
+export const RestorePoliciesBody = Type.Object(
+  { version: Type.Integer({ minimum: 0 }), note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])) },
+  { additionalProperties: false },
+)
+export type RestorePoliciesBody = Type.Static<typeof RestorePoliciesBody>

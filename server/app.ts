@@ -8,6 +8,7 @@ import type { AuditLog } from './audit/audit-log'
 import { approvalRoutes } from './approvals/approval-routes'
 import { ApprovalService } from './approvals/approval-service'
 import type { ApprovalStore } from './approvals/approval-store'
+import { policyEditorRoutes } from './approvals/policy-editor-routes'
 import { PolicyService } from './approvals/policy-service'
 import type { NoticeStore } from './notices/notice-store'
 import type { EventBus } from './events/event-bus'
@@ -278,8 +279,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(eventRoutes, { gate, sessions, hub, rules: recordRules, access: new PresenceAccess(upstream, recordRules), heartbeatMs: live.heartbeatMs })
   const changes = liveChanges(recordRules, hub)
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
-  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, changes, now: deps.approvalClock ?? deps.now })
+  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, changes, retentionMs: config.approvalRetentionMs, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
+  await app.register(policyEditorRoutes, { gate, policies })
   // Off, the path does not exist (404): nothing to probe.
   if (config.signupEnabled) await app.register(signupRoutes, { upstream, throttle: new SignUpThrottle(attempts, config.signInThrottle), approvals, catalogue })
   await app.register(noticeRoutes, { gate, store: stores.notices })

@@ -63,6 +63,8 @@ const EnvSchema = Type.Object({
   MAX_RSS_MB: Type.Integer({ minimum: 0, maximum: 1048576, default: 0 }),
   /** How long the audit of changes keeps an entry, in days (SQLite and Redis streams alike); older ones are dropped by the store. */
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 730 }),
+  /** How long a decided or expired approval request is kept, in days after its decision; pending ones stay until decided or expired (48 h). */
+  APPROVAL_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
   /** OTLP/HTTP collector base URL; set, traces go to <url>/v1/traces. */
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
 })
@@ -103,6 +105,7 @@ export interface Config {
   overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number | undefined; maxRssBytes: number }
   otelEndpoint: string | undefined
   auditRetentionMs: number
+  approvalRetentionMs: number
 }
 
 const validator = Compile(EnvSchema)
@@ -125,6 +128,7 @@ const numeric = new Set([
   'MAX_HEAP_USED_MB',
   'MAX_RSS_MB',
   'AUDIT_RETENTION_DAYS',
+  'APPROVAL_RETENTION_DAYS',
 ])
 const booleans = new Set(['TRUST_PROXY', 'SIGNUP_ENABLED'])
 
@@ -191,6 +195,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
     auditRetentionMs: e.AUDIT_RETENTION_DAYS * 24 * 3600_000,
+    approvalRetentionMs: e.APPROVAL_RETENTION_DAYS * 24 * 3600_000,
   }
 }
 

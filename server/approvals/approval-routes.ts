@@ -7,6 +7,7 @@ import { VersionConflictError } from '../manifest/menu-store'
 import { requirePermission } from '../session/require-permission'
 import type { SessionGate } from '../session/session-gate'
 import { APPROVER_PERMISSION, type ApprovalService } from './approval-service'
+import { policyHistory } from './policy-items'
 import type { PolicyService } from './policy-service'
 
 const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-f-]{36}$' }) }, { additionalProperties: false })
@@ -70,14 +71,13 @@ export async function approvalRoutes(app: FastifyInstance, opts: { gate: Session
   })
 
   app.get('/bff/admin/approval-policies/history', { onRequest: [approver, noStore] }, async () => {
-    const versions = await opts.policies.history()
-    return { versions: versions.map((v) => ({ version: v.version, author: v.author, createdAt: new Date(v.createdAt).toISOString(), policies: v.body })) }
+    return { versions: await policyHistory(opts.policies) }
   })
 
   app.put<{ Body: SavePoliciesBody }>('/bff/admin/approval-policies', { onRequest: approver, schema: { body: SavePoliciesBody } }, async (request, reply) => {
     try {
-      const saved = await opts.policies.save(originOf(request), request.body.version, request.body.policies)
-      return { version: saved.version, policies: saved.body }
+      const saved = await opts.policies.save(originOf(request), request.body.version, request.body.policies, request.body.note)
+      return { version: saved.version, policies: saved.policies }
     } catch (err) {
       if (err instanceof VersionConflictError) {
         return reply.code(409).send({

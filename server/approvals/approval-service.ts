@@ -52,8 +52,13 @@ export interface ApprovalServiceOptions {
   cipher: TokenCipher
   /** Announces a change that landed on approval (live lists); absent, nothing is announced. */
   changes?: LiveChanges
+  /** How long a decided or expired request is kept after its decision (APPROVAL_RETENTION_DAYS); pending ones stay until decided or expired. */
+  retentionMs?: number
   now?: () => number
 }
+
+/** Decided requests are kept this long unless configured otherwise. */
+export const DEFAULT_APPROVAL_RETENTION_MS = 90 * 24 * 3600_000
 
 const holdsPermission = (session: Session, permission: string) => session.user.Permisos.some((p) => p.NombreNormalizado === permission)
 
@@ -72,7 +77,8 @@ export class ApprovalService {
   constructor(private readonly opts: ApprovalServiceOptions) {
     this.now = opts.now ?? Date.now
     this.calls = new Map(opts.catalogue.calls.map((c) => [c.id, c]))
-    this.timer = setInterval(() => void this.expireDue().catch(() => undefined), SWEEP_MS)
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_MS)
+    // The sweep never keeps the process alive on its own.
     this.timer.unref()
   }
 
@@ -266,6 +272,18 @@ export class ApprovalService {
     if (clear === null) throw new HttpError(410, 'La respuesta de esta solicitud ya se ha mostrado o no la hay: solo se muestra una vez.')
     await this.recordDecision(request, session, a, 'approval.result-read', 200)
     return JSON.parse(clear) as unknown
+  }
+
+  /** The timer's work: expire what is due, then drop what was decided longer ago than the retention. */
+  async sweep(): Promise<{ expired: number; pruned: number }> {
+    const expired = await this.expireDue()
+    const pruned = await this.pruneDecided()
+    return { expired, pruned }
+  }
+
+  /** Decided and expired requests older (by their decision) than the retention are deleted; the audit keeps their story. */
+  pruneDecided(): Promise<number> {
+    return this.opts.store.prune(this.now() - (this.opts.retentionMs ?? DEFAULT_APPROVAL_RETENTION_MS))
   }
 
   /** Pending requests past their 48 hours become expired: recorded, and told to their requester. */

@@ -25,6 +25,9 @@ export interface StoredApproval extends Omit<ApprovalView, 'createdAt' | 'expire
   decidedAt?: number
 }
 
+/** States a request never leaves: once decided (or expired) it is only kept for the record, until the retention ends. */
+export const FINAL_STATUSES: readonly ApprovalStatus[] = ['approved', 'failed', 'rejected', 'expired']
+
 export interface ApprovalListFilter {
   status?: ApprovalStatus[]
   requesterId?: number
@@ -43,6 +46,8 @@ export interface ApprovalStore {
   list(filter: ApprovalListFilter): Promise<StoredApproval[]>
   /** Applies `patch` (its `status` included) if the request is still in state `from`; null if it is not (or does not exist). */
   transition(id: string, from: ApprovalStatus, patch: Partial<StoredApproval> & { status: ApprovalStatus }): Promise<StoredApproval | null>
+  /** Deletes the decided and expired requests decided before `before` (epoch ms); pending and in-flight ones stay. Returns how many went. */
+  prune(before: number): Promise<number>
   ping(): Promise<void>
   close(): Promise<void>
 }

@@ -7,8 +7,7 @@ const GROUP_PERMISSIONS: PolicyLookup = { call: 'group.list', key: 'Id', field: 
 
 /**
  * The shipped policies: what a second person approves until admins change them. A policy naming
- * a call the catalogue does not hold (yet) waits dormant and applies once the call is catalogued
- * (the contract's edit call, `contract.update`).
+ * a call the catalogue does not hold (yet) waits dormant and applies once the call is catalogued.
  */
 export const DEFAULT_POLICIES: ApprovalPolicies = [
   {
@@ -20,7 +19,8 @@ export const DEFAULT_POLICIES: ApprovalPolicies = [
   {
     id: 'contract-end',
     label: { es: 'Paso de un contrato a baja o anulado', en: 'Contract set to ended or cancelled' },
-    calls: ['contract.update'],
+    calls: ['contract.end'],
+    // A contract already in that state is refused by the upstream at once: nothing to approve.
     when: { all: [{ value: 'body.Estado', in: ['baja', 'anulado'] }, { changed: 'Estado' }] },
   },
   {

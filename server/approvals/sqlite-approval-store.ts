@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import { openDatabase } from '../lib/sqlite'
-import type { ApprovalListFilter, ApprovalStore, StoredApproval } from './approval-store'
+import { FINAL_STATUSES, type ApprovalListFilter, type ApprovalStore, type StoredApproval } from './approval-store'
 
 /** The embedded store of held requests: one SQLite file under DATA_DIR, the request kept whole as JSON. */
 export class SqliteApprovalStore implements ApprovalStore {
@@ -56,6 +56,13 @@ export class SqliteApprovalStore implements ApprovalStore {
       this.db.prepare('UPDATE approvals SET status = ?, data = ? WHERE id = ?').run(next.status, JSON.stringify(next), id)
       return next
     })()
+  }
+
+  async prune(before: number): Promise<number> {
+    // created_at ≤ decidedAt: the index narrows the rows, the stored decision time decides.
+    const sql = `DELETE FROM approvals WHERE status IN (${FINAL_STATUSES.map(() => '?').join(', ')}) AND created_at < ?
+      AND COALESCE(json_extract(data, '$.decidedAt'), created_at) < ?`
+    return this.db.prepare(sql).run(...FINAL_STATUSES, before, before).changes
   }
 
   async ping(): Promise<void> {

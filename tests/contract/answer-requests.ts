@@ -38,6 +38,8 @@ export interface SeedKeys {
   editableContractCode: string
   contractRecord: unknown
   agentRecord: unknown
+  /** A draft contract, ended (anulado) by the end call's request; not one the other requests read. */
+  draftContractCode: string
 }
 
 interface Paged<T> {
@@ -67,6 +69,7 @@ export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
   const groups = await json<{ Id: number }[]>(api, '/api/grupousuarios/user-groups')
   const active = await firstItem<{ CodigoContrato: string }>(api, '/api/contract', { 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'activo', sortColumn: 'Id', sortOrder: 'asc' })
   const agentId = (await firstItem<{ Id: number }>(api, '/api/agentes')).Id
+  const draft = await firstItem<{ CodigoContrato: string }>(api, '/api/contract', { 'filterColumns[0]': 'Estado', 'filterQueries[0]': 'borrador', sortColumn: 'Id', sortOrder: 'desc' })
   return {
     agentId,
     apiUserId: (await firstItem<{ Id: number }>(api, '/api/apiusers/listado-api-user')).Id,
@@ -86,6 +89,7 @@ export async function readSeedKeys(api: ApiCaller): Promise<SeedKeys> {
     // An active contract: a closed one (baja, anulado) can no longer be edited.
     contractRecord: await json(api, '/api/contract/id', { codigo: active.CodigoContrato }),
     agentRecord: await json(api, `/api/agentes/${agentId}`),
+    draftContractCode: draft.CodigoContrato,
   }
 }
 
@@ -123,6 +127,7 @@ export const ANSWER_REQUESTS: Record<string, (k: SeedKeys) => AnswerRequest[]> =
   'contract.list': () => [{ query: PAGE }],
   'contract.detail': (k) => [{ query: { codigo: k.contractCode } }],
   'contract.update': (k) => [{ variant: 'saved as read', query: { codigo: k.editableContractCode }, body: k.contractRecord }],
+  'contract.end': (k) => [{ variant: 'a draft cancelled', query: { codigo: k.draftContractCode }, body: { Estado: 'anulado', Motivo: 'El cliente decide no continuar con la contratación.' } }],
   'contract.documents': (k) => [{ query: { contrato: k.contractCode } }],
   'contract.stateCounts': () => [{ variant: 'by state' }, { variant: 'by province', query: { agrupar: 'provincia' } }],
   'contract.countPerMonth': () => [{ variant: 'default span' }, { variant: 'a year', query: { desde: '2025-11-01', hasta: '2026-10-31' } }],

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Locator, type Page } from '@playwright
 import { ADMIN, auditRows, signIn } from './support'
 
 /**
- * No lost updates (issue 16): two people edit the same contract; the second save meets the
+ * No lost updates (issue 16): two people edit the same contract (or user); the second save meets the
  * first (412), keeps what was typed, shows theirs beside yours, re-applies over the newer
  * version and lands, with the first person's other change kept.
  */
@@ -152,3 +152,45 @@ for (const variant of [
     await luis.context().close()
   })
 }
+
+test('a user administration save meets the other person’s first save: the conflict is shown and nothing is lost', async ({ browser }) => {
+  const ana = await session(browser)
+  const luis = await session(browser)
+  // A staff user that no other suite signs in as.
+  const list = await ana.request.get('/api/usuarios', { params: { pageIndex: 0, pageSize: 50 }, headers: { 'X-CSRF': '1' } })
+  expect(list.status()).toBe(200)
+  const demo = new Set(['admin@portal.test', 'agente@portal.test', 'supervisor@portal.test'])
+  const user = ((await list.json()) as { Items: { Id: number; Email: string }[] }).Items.find((u) => !demo.has(u.Email))!
+  const storedSurname = async () => ((await (await ana.request.get(`/api/usuarios/${user.Id}`, { headers: { 'X-CSRF': '1' } })).json()) as { Apellidos: string }).Apellidos
+  const openUser = async (page: Page) => {
+    await page.goto(`/usuarios/${user.Id}`)
+    await page.getByRole('button', { name: 'Editar', exact: true }).click()
+    const dialog = page.getByRole('dialog')
+    await expect(field(dialog, 'Apellidos')).toBeVisible()
+    return dialog
+  }
+  const stamp = Date.now() % 100000
+  const anaDialog = await openUser(ana)
+  const luisDialog = await openUser(luis)
+
+  await field(anaDialog, 'Apellidos').fill(`Ramos ${stamp}`)
+  await anaDialog.getByRole('button', { name: 'Guardar' }).click()
+  await expect(anaDialog).toBeHidden()
+  expect(await storedSurname()).toBe(`Ramos ${stamp}`)
+
+  await field(luisDialog, 'Apellidos').fill(`Gil ${stamp}`)
+  await luisDialog.getByRole('button', { name: 'Guardar' }).click()
+  const conflict = luisDialog.getByRole('alert').filter({ hasText: 'Otra persona ha guardado este registro' })
+  await expect(conflict).toBeVisible()
+  expect(await storedSurname()).toBe(`Ramos ${stamp}`)
+  await expect(field(luisDialog, 'Apellidos')).toHaveValue(`Gil ${stamp}`)
+  const row = conflict.getByRole('row', { name: /Apellidos/ })
+  await expect(row.getByRole('cell').nth(0)).toHaveText(`Ramos ${stamp}`)
+  await expect(row.getByRole('cell').nth(1)).toHaveText(`Gil ${stamp}`)
+
+  await conflict.getByRole('button', { name: 'Aplicar mis cambios sobre su versión y guardar' }).click()
+  await expect(luisDialog).toBeHidden()
+  expect(await storedSurname()).toBe(`Gil ${stamp}`)
+  await ana.context().close()
+  await luis.context().close()
+})

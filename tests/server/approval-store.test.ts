@@ -87,6 +87,33 @@ describe.each(adapters)('%s', (_name, open) => {
     expect((await stores.approvals.list({ status: ['pending'], limit: 10 })).map((a) => a.id)).toEqual([])
   })
 
+  it('prunes decided and expired requests decided before the cut, keeping pending, in-flight and recent ones', async () => {
+    const DAY = 24 * 3600_000
+    const t0 = 100 * DAY
+    const make = async (id: string, createdAt: number, status: StoredApproval['status'] | null, decidedAt?: number) => {
+      await stores.approvals.create(held(id, 1, createdAt))
+      if (status) expect(await stores.approvals.transition(id, 'pending', { status, decidedAt })).not.toBeNull()
+    }
+    await make('approved-old', t0, 'approved', t0 + DAY)
+    await make('rejected-old', t0 + 1, 'rejected', t0 + DAY)
+    await make('failed-old', t0 + 2, 'failed', t0 + DAY)
+    await make('expired-old', t0 + 3, 'expired', t0 + 2 * DAY)
+    // Created long ago but decided after the cut: kept.
+    await make('approved-late', t0 + 4, 'approved', t0 + 20 * DAY)
+    // Never decided, however old: kept until decided or expired.
+    await make('pending-old', t0 + 5, null)
+    await make('approving-old', t0 + 6, 'approving', t0 + DAY)
+    await make('approved-new', t0 + 15 * DAY, 'approved', t0 + 15 * DAY)
+    const cut = t0 + 10 * DAY
+
+    expect(await stores.approvals.prune(cut)).toBe(4)
+    for (const id of ['approved-old', 'rejected-old', 'failed-old', 'expired-old']) expect(await stores.approvals.get(id)).toBeNull()
+    const left = (await stores.approvals.list({ limit: 100 })).map((a) => a.id).sort()
+    expect(left).toEqual(['approved-late', 'approved-new', 'approving-old', 'pending-old'])
+    // Nothing more to prune at the same cut.
+    expect(await stores.approvals.prune(cut)).toBe(0)
+  })
+
   it('notices wait per user until dismissed', async () => {
     const notice = (id: string, at: string) => ({ id, at, severity: 'info' as const, title: { es: 'Aprobaciones', en: 'Approvals' }, text: { es: 'Hola', en: 'Hello' } })
     await stores.notices.add(1, notice('n2', '2026-11-28T10:00:01.000Z'))

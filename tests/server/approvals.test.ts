@@ -217,6 +217,38 @@ describe('an IBAN change on an active contract', () => {
   })
 })
 
+describe('the end of a contract (contract-end)', () => {
+  it('a baja of an active contract is held (202) and lands once the supervisor approves it', async () => {
+    const code = (api.db.prepare("SELECT c.codigo FROM contratos c JOIN marcas m ON m.id = c.marca_id WHERE m.dominio = 'energiaverde.es' AND c.estado = 'activo' ORDER BY c.id LIMIT 1 OFFSET 3").get() as { codigo: string }).codigo
+    const stateOf = () => (api.db.prepare('SELECT estado, fecha_baja FROM contratos WHERE codigo = ?').get(code) as { estado: string; fecha_baja: string | null })
+    const read = await call('get', `/api/contract/id?codigo=${code}`, admin).expect(200)
+    const etag = read.headers.etag as string
+    const held = await call('put', `/api/contract/update/fin?codigo=${code}`, admin, { Estado: 'baja', Motivo: 'Baja por cambio de comercializadora.' }).set('If-Match', etag).expect(202)
+    const pendingId = (held.body as HeldAnswer).pendingId
+    expect(held.headers['x-approval-pending']).toBe(pendingId)
+    expect((held.body as HeldAnswer).message).toMatch(/necesita la aprobación de otra persona/)
+    expect(stateOf().estado).toBe('activo')
+    const item = (await inbox()).find((a) => a.id === pendingId)
+    expect(item).toMatchObject({ callId: 'contract.end', policies: [{ id: 'contract-end' }], record: { entity: 'contrato', id: code } })
+    await call('post', `/bff/approvals/${pendingId}/approve`, admin, {}).expect(403)
+    expect(stateOf().estado).toBe('activo')
+
+    const res = await call('post', `/bff/approvals/${pendingId}/approve`, supervisor, {}).expect(200)
+    expect(res.body).toMatchObject({ status: 'approved', upstreamStatus: 200, decidedBy: { email: 'supervisor@portal.test' } })
+    expect(stateOf()).toMatchObject({ estado: 'baja' })
+    expect(stateOf().fecha_baja).not.toBeNull()
+    const sent = (await audit('?pageSize=500')).Items.find((e) => e.approval?.id === pendingId && e.kind === 'call' && e.outcome.status === 200)
+    expect(sent).toMatchObject({ callId: 'contract.end', approval: { requestedBy: { email: 'admin@portal.test' }, decidedBy: { email: 'supervisor@portal.test' } } })
+  })
+
+  it('a call refused by the catalogue (a state outside baja/anulado) is a 400 and is not held', async () => {
+    const code = (api.db.prepare("SELECT c.codigo FROM contratos c JOIN marcas m ON m.id = c.marca_id WHERE m.dominio = 'energiaverde.es' AND c.estado = 'borrador' ORDER BY c.id LIMIT 1").get() as { codigo: string }).codigo
+    const pending = (await inbox()).length
+    await call('put', `/api/contract/update/fin?codigo=${code}`, admin, { Estado: 'activo', Motivo: 'No vale.' }).expect(400)
+    expect((await inbox()).length).toBe(pending)
+  })
+})
+
 describe('policies as data', () => {
   it('admins read them with their version, a bad one is refused in Spanish, a save changes what is held, a stale save is a 409', async () => {
     const current = (await call('get', '/bff/admin/approval-policies', admin).expect(200)).body as { version: number; policies: { id: string; calls: string[] }[] }

@@ -66,6 +66,23 @@ describe('ETag and If-Match through the proxy', () => {
     expect(JSON.stringify(audit.Items[0])).not.toContain(iban)
     expect(JSON.stringify(audit.Items[0])).not.toContain(iban.slice(4, 20))
   })
+
+  it('a user administration save with a stale If-Match is a Spanish 412 and changes nothing, as the user detail form sends it', async () => {
+    const userId = (api.db.prepare("SELECT id FROM usuarios WHERE email = 'agente@portal.test'").get() as { id: number }).id
+    const read = async () => {
+      const res = await call('get', `/api/usuarios/${userId}`).expect(200)
+      return { record: res.body as { Email: string; Nombre: string; Apellidos: string; Telefono: string | null; Activo: boolean }, etag: res.headers.etag as string }
+    }
+    const first = await read()
+    const values = (apellidos: string) => ({ Email: first.record.Email, Nombre: first.record.Nombre, Apellidos: apellidos, Telefono: first.record.Telefono, Activo: first.record.Activo })
+    const ok = await call('put', `/api/usuarios/update?Id=${userId}`, { 'If-Match': first.etag }, values('Primera Versión')).expect(200)
+    expect(ok.headers.etag).not.toBe(first.etag)
+    const stale = await call('put', `/api/usuarios/update?Id=${userId}`, { 'If-Match': first.etag }, values('Segunda Versión')).expect(412)
+    expect(stale.text).toContain('ha cambiado desde que lo abriste')
+    expect((await read()).record.Apellidos).toBe('Primera Versión')
+    await call('put', `/api/usuarios/update?Id=${userId}`, { 'If-Match': ok.headers.etag as string }, values('Segunda Versión')).expect(200)
+    expect((await read()).record.Apellidos).toBe('Segunda Versión')
+  })
 })
 
 describe('two editors, any interleaving', () => {

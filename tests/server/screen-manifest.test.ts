@@ -21,13 +21,14 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox and «Mis solicitudes». */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox, the approval-policy editor and «Mis solicitudes». */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
     { path: '/sysmanager/auditoria', screen: 'auditoria', permission: 'GESTORACCESS', title: { es: 'Auditoría', en: 'Audit' } },
     { path: '/soluciones/facturas/{id}', screen: 'factura-detalle', title: { es: 'Factura', en: 'Invoice' } },
     { path: '/sysmanager/aprobaciones', screen: 'aprobaciones', permission: 'GESTORACCESS', title: { es: 'Aprobaciones', en: 'Approvals' } },
+    { path: '/sysmanager/politicas-aprobacion', screen: 'politicas-aprobacion', permission: 'GESTORACCESS', title: { es: 'Políticas de aprobación', en: 'Approval policies' } },
     { path: '/utilidades/mis-solicitudes', screen: 'mis-solicitudes', title: { es: 'Mis solicitudes', en: 'My requests' } },
     { path: '/auth/signup', screen: 'signup', public: true, title: { es: 'Crear cuenta', en: 'Create account' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
@@ -36,6 +37,7 @@ const ADDED_SINCE = {
     { key: 'pantallas', label: { es: 'Pantallas', en: 'Screens' }, icon: 'pi pi-objects-column', to: '/sysmanager/pantallas' },
     { key: 'auditoria', label: { es: 'Auditoría', en: 'Audit' }, icon: 'pi pi-history', to: '/sysmanager/auditoria' },
     { key: 'aprobaciones', label: { es: 'Aprobaciones', en: 'Approvals' }, icon: 'pi pi-check-square', to: '/sysmanager/aprobaciones' },
+    { key: 'politicas-aprobacion', label: { es: 'Políticas de aprobación', en: 'Approval policies' }, icon: 'pi pi-sliders-h', to: '/sysmanager/politicas-aprobacion' },
   ],
   /** Entries every signed-in user gets, at the end of Utilidades. */
   utilityEntries: [{ key: 'mis-solicitudes', label: { es: 'Mis solicitudes', en: 'My requests' }, icon: 'pi pi-inbox', to: '/utilidades/mis-solicitudes' }],

@@ -11,8 +11,8 @@ export const SPEC_CALLS = [
   'GET api/contract/situacion-contratos', 'GET api/contract/cantidad-por-mes', 'GET api/contract/print', 'POST api/contract/insert-documents',
   'POST api/cups/isactive', 'PUT api/contract/update/situacion', 'PUT api/contract/update/situacion-firma', 'GET api/contract/kleen/is-valid',
   'GET api/contract/kleen/is-valid-withdoc', 'PUT api/contract/kleen/validar', 'GET api/contract/penalizacion', 'POST api/contract/insert',
-  // (the edit of the holder, contact and bank data is issue 16's addition to the contract)
-  'PUT api/contract/update',
+  // (the edit of the holder, contact and bank data, and the end of a contract (baja, anulado), are issue 16's additions to the contract)
+  'PUT api/contract/update', 'PUT api/contract/update/fin',
   // Renewals
   'GET api/renovaciones', 'POST api/renovaciones/renovar', 'POST api/renovaciones/renovacion-descargar', 'GET api/renovaciones/subestados',
   'PUT api/renovaciones/change-subestado', 'GET api/renovaciones/export',

@@ -4,6 +4,7 @@ import { tolerantJsonBodies } from '../../lib/json-body'
 import { clientRoutes } from './clients'
 import { documentRoutes } from './documents'
 import { editRoutes } from './edit'
+import { endRoutes } from './end'
 import { insertRoutes } from './insert'
 import { printRoutes } from './print'
 import { stateRoutes } from './state'
@@ -21,7 +22,7 @@ const REQUEST_ERRORS: Record<string, string> = {
 /**
  * The contract life cycle (README: Validadores, Clientes, Contratos, Documentos, Ciclo de
  * vida): validators, client lookups, CUPS in force, fixed prices, contract insert, documents,
- * signature, Kleen validation, sending to the distributor, penalty and print.
+ * signature, Kleen validation, sending to the distributor, end (baja, anulado), penalty and print.
  */
 export async function contractLifecycleRoutes(app: FastifyInstance, opts: ApiContext) {
   app.setErrorHandler((err: FastifyError, _request, reply) => {
@@ -39,5 +40,6 @@ export async function contractLifecycleRoutes(app: FastifyInstance, opts: ApiCon
   await app.register(documentRoutes, opts)
   await app.register(stateRoutes, opts)
   await app.register(editRoutes, opts)
+  await app.register(endRoutes, opts)
   await app.register(printRoutes, opts)
 }
