@@ -11,6 +11,8 @@ import type { ApprovalStore } from './approvals/approval-store'
 import { PolicyService } from './approvals/policy-service'
 import type { NoticeStore } from './notices/notice-store'
 import { noticeRoutes } from './notices/notice-routes'
+import type { ViewStore } from './views/view-store'
+import { viewRoutes } from './views/view-routes'
 import { auditRoutes } from './audit/audit-routes'
 import { revealRoutes } from './personal/reveal-routes'
 import { AuditWriter } from './audit/audit-writer'
@@ -83,6 +85,8 @@ export interface AppDeps {
   approvalClock?: () => number
   /** Replaces the embedded SQLite notice store (tests, Redis). */
   noticeStore?: NoticeStore
+  /** Replaces the embedded SQLite view store (tests, Redis). */
+  viewStore?: ViewStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -144,7 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, views: deps.viewStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -258,6 +262,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
   await app.register(noticeRoutes, { gate, store: stores.notices })
+  await app.register(viewRoutes, { gate, store: stores.views, screens, audit: auditWriter, now: deps.now })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
@@ -273,6 +278,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     policies.close()
     await stores.approvals.close()
     await stores.notices.close()
+    await stores.views.close()
     await upstream.close().catch(() => undefined)
   })
   return app
