@@ -3,7 +3,11 @@ import type { View } from '../../schemas/view'
 export type { View }
 
 /** How many views one person keeps: on one table, and in all of a brand. */
-export const VIEW_LIMITS = { perTable: 50, perOwner: 300 } as const
+export interface ViewLimits {
+  perTable: number
+  perOwner: number
+}
+export const VIEW_LIMITS: Readonly<ViewLimits> = { perTable: 50, perOwner: 300 }
 
 /** What a create or replace could not do: a name the owner already uses on that table, a limit reached, a stale version, a view gone. */
 export type ViewWriteResult = 'ok' | 'name-taken' | 'table-full' | 'owner-full' | 'stale' | 'missing'
@@ -22,7 +26,7 @@ export interface ViewStore {
   /** Every view of one table in one brand, whoever may see it (the routes filter). */
   listTable(brand: string, screen: string, table: string): Promise<View[]>
   get(id: string): Promise<View | null>
-  create(view: View, limits?: typeof VIEW_LIMITS): Promise<ViewWriteResult>
+  create(view: View, limits?: ViewLimits): Promise<ViewWriteResult>
   /** Replaces the view of `next.id` when its stored version is `expectedVersion`. */
   replace(next: View, expectedVersion: number): Promise<ViewWriteResult>
   /** Removes it (when `expectedVersion` is given, only at that version). */
