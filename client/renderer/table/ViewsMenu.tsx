@@ -172,8 +172,8 @@ function SaveViewDialog({ tableId, views, onClose }: { tableId: string; views: T
               {choice('group', t('views.group'))}
               {visibility === 'group' && (
                 <div className="views-save__group">
-                  <label htmlFor={id('group')}>{t('views.groupPick')}</label>
-                  <Dropdown inputId={id('group')} value={groupId} options={views.groups.map((g) => ({ label: g.name, value: g.id }))} onChange={(e) => setGroupId(e.value as number)} />
+                  <label htmlFor={id('group-pick')}>{t('views.groupPick')}</label>
+                  <Dropdown inputId={id('group-pick')} value={groupId} options={views.groups.map((g) => ({ label: g.name, value: g.id }))} onChange={(e) => setGroupId(e.value as number)} />
                 </div>
               )}
             </>
