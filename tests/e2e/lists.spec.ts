@@ -131,7 +131,7 @@ test.describe('list screens', () => {
     await expect(table(other, 'facturas').getByRole('columnheader', { name: 'Importe' })).toBeVisible()
     await expect(table(other, 'facturas').getByRole('columnheader', { name: 'Titular' })).toHaveCount(0)
     await other.getByRole('button', { name: 'Vistas' }).click()
-    await other.getByRole('region', { name: 'Mis vistas' }).getByRole('button', { name: viewName }).click()
+    await other.getByRole('region', { name: 'Mis vistas' }).getByRole('button', { name: viewName, exact: true }).click()
     await expect(other).toHaveURL(/f\.CodigoContrato=EV-2026/)
     // put the columns back for the other tests
     await other.getByRole('button', { name: 'Columnas' }).click()
