@@ -262,7 +262,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
   await app.register(noticeRoutes, { gate, store: stores.notices })
-  await app.register(viewRoutes, { gate, store: stores.views, screens, audit: auditWriter, now: deps.now })
+  await app.register(viewRoutes, { gate, store: stores.views, screens, audit: auditWriter, catalogue, now: deps.now })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 

@@ -16,10 +16,11 @@ import {
 import { fullName, originOf, type AuditWriter } from '../audit/audit-writer'
 import { MESSAGES, sendError } from '../lib/errors'
 import { viewerOf } from '../screens/screen-release'
+import type { CallIndex } from '../../schemas/catalogue/match'
 import type { ScreenService } from '../screens/screen-service'
 import type { SessionGate } from '../session/session-gate'
 import { canEdit, canSee, isShared, PUBLISH_PERMISSION, type ViewReader } from './view-access'
-import { columnProblem, tableOf } from './view-columns'
+import { columnProblem, sharedFilterProblem, tableOf } from './view-columns'
 import { VIEW_LIMITS, type ViewStore, type ViewWriteResult } from './view-store'
 
 export const VIEW_MESSAGES = {
@@ -44,6 +45,8 @@ export interface ViewRouteOptions {
   store: ViewStore
   screens: Pick<ScreenService, 'screenFor' | 'viewFor'>
   audit: AuditWriter
+  /** The endpoint catalogue: which columns of a table's call hold personal data. */
+  catalogue: CallIndex
   now?: () => number
 }
 
@@ -66,7 +69,7 @@ export async function viewRoutes(app: FastifyInstance, opts: ViewRouteOptions) {
   const forUser = (view: View, reader: ViewReader): ViewForUser => ({ ...view, editable: canEdit(view, reader) })
 
   /** What the table of `screen` lets a view name, or the Spanish reason it cannot be saved there (with its status). */
-  const checkContent = async (request: FastifyRequest, screenId: string, tableId: string, content: Pick<View, 'filters' | 'sort' | 'columns' | 'layout'>): Promise<{ status: number; message: string } | null> => {
+  const checkContent = async (request: FastifyRequest, screenId: string, tableId: string, content: Pick<View, 'filters' | 'sort' | 'columns' | 'layout' | 'visibility'>): Promise<{ status: number; message: string } | null> => {
     const session = request.sessionMemo!
     const viewer = viewerOf(request.brand.key, session.user)
     const served = await opts.screens.screenFor(screenId, viewer)
@@ -77,7 +80,7 @@ export async function viewRoutes(app: FastifyInstance, opts: ViewRouteOptions) {
     if (routes.length > 0 && routes.every((r) => r.permission && !permissions.has(r.permission))) return { status: 403, message: MESSAGES.forbidden }
     const table = tableOf(served.screen, tableId)
     if (!table) return { status: 400, message: VIEW_MESSAGES.noTable(screenId, tableId) }
-    const problem = columnProblem(table, content)
+    const problem = columnProblem(table, content) ?? (content.visibility === 'private' ? null : sharedFilterProblem(table, content.filters, opts.catalogue))
     if (problem) return { status: 400, message: problem }
     if (content.layout && Buffer.byteLength(JSON.stringify(content.layout)) > VIEW_LAYOUT_MAX_BYTES) return { status: 400, message: VIEW_MESSAGES.layout }
     return null

@@ -179,6 +179,19 @@ describe('views of a list', () => {
     expect((await list('admin')).views.length).toBe(before)
   })
 
+  it('a shared view may not carry personal data whole as a filter (the list shows it masked); a private one may', async () => {
+    const before = (await list('supervisor')).views.length
+    for (const visibility of [{ visibility: 'group', groupId: adminGroup }, { visibility: 'brand' }]) {
+      const res = await call('post', '/bff/views', 'admin', draft('Un cliente', { filters: { Nif: '12345678Z', Titular: 'García' }, ...visibility })).expect(400)
+      expect(res.body.message).toBe('Una vista compartida no puede filtrar por datos personales («NIF/CIF»): quita ese filtro o guárdala solo para ti.')
+    }
+    expect((await list('supervisor')).views.length).toBe(before)
+    const mine = await save('admin', draft('Un cliente', { filters: { Nif: '12345678Z' } }))
+    // Nor may a private one become shared with it.
+    await call('put', `/bff/views/${mine.id}`, 'admin', { ...draft('Un cliente', { filters: { Nif: '12345678Z' }, visibility: 'brand' }), screen: undefined, table: undefined, version: 1 }).expect(400)
+    await call('delete', `/bff/views/${mine.id}`, 'admin').expect(204)
+  })
+
   it('a name is unique per owner and table (any case); another owner may use it', async () => {
     const first = await save('admin', draft('Repetida'))
     const again = await call('post', '/bff/views', 'admin', draft('REPETIDA')).expect(400)
