@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import request from 'supertest'
@@ -34,10 +35,10 @@ let bff: TestBff
 let sessions: SqliteSessionStore
 let views: SqliteViewStore
 let run = 0
+const dir = path.join(os.tmpdir(), `portal-views-prop-${process.pid}-${Date.now()}`)
 
 beforeAll(async () => {
   upstream = await startFakeUpstream()
-  const dir = path.join(os.tmpdir(), `portal-views-prop-${process.pid}-${Date.now()}`)
   sessions = new SqliteSessionStore(path.join(dir, 's.db'), { idleMs: 3600_000, absoluteMs: 3600_000 }, { cipher: TokenCipher.random() })
   views = new SqliteViewStore(path.join(dir, 'v.db'))
   bff = await buildTestBff(upstream.url, { SESSION_CACHE_MS: '0' }, { sessionStore: sessions, viewStore: views })
@@ -45,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bff?.close()
   await upstream?.close()
+  fs.rmSync(dir, { recursive: true, force: true })
 })
 
 /** A signed-in session of `p`, as the gate finds it (a token far from expiry: no upstream call). */
