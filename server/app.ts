@@ -20,6 +20,8 @@ import { PresenceAccess } from './events/presence-access'
 import type { PresenceStore } from './events/presence-store'
 import { RecordRules } from './events/record-rules'
 import { noticeRoutes } from './notices/notice-routes'
+import type { ViewStore } from './views/view-store'
+import { viewRoutes } from './views/view-routes'
 import { auditRoutes } from './audit/audit-routes'
 import { revealRoutes } from './personal/reveal-routes'
 import { AuditWriter } from './audit/audit-writer'
@@ -99,6 +101,8 @@ export interface AppDeps {
   presenceStore?: PresenceStore
   /** Heartbeat of the events stream (~20 s) and the presence expiry sweep (5 s); tests shorten them. */
   liveTimings?: Partial<LiveTimings>
+  /** Replaces the embedded SQLite view store (tests, Redis). */
+  viewStore?: ViewStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -160,7 +164,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, events: deps.eventBus, presence: deps.presenceStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, events: deps.eventBus, presence: deps.presenceStore, views: deps.viewStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -285,6 +289,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // Off, the path does not exist (404): nothing to probe.
   if (config.signupEnabled) await app.register(signupRoutes, { upstream, throttle: new SignUpThrottle(attempts, config.signInThrottle), approvals, catalogue })
   await app.register(noticeRoutes, { gate, store: stores.notices })
+  await app.register(viewRoutes, { gate, store: stores.views, screens, audit: auditWriter, catalogue, now: deps.now })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals, auditWriter, changes })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
@@ -302,6 +307,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await stores.notices.close()
     await stores.events.close()
     await stores.presence.close()
+    await stores.views.close()
     await upstream.close().catch(() => undefined)
   })
   return app

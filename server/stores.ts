@@ -20,6 +20,9 @@ import { RedisPresenceStore } from './events/redis-presence-store'
 import type { NoticeStore } from './notices/notice-store'
 import { RedisNoticeStore } from './notices/redis-notice-store'
 import { SqliteNoticeStore } from './notices/sqlite-notice-store'
+import type { ViewStore } from './views/view-store'
+import { RedisViewStore } from './views/redis-view-store'
+import { SqliteViewStore } from './views/sqlite-view-store'
 import { MemoryAttemptCounter, type AttemptCounter } from './security/attempt-counter'
 import { RedisAttemptCounter } from './security/redis-attempt-counter'
 import { RedisMenuStore } from './manifest/redis-menu-store'
@@ -46,6 +49,8 @@ export interface Stores {
   events: EventBus
   /** Who views which record, with expiry. */
   presence: PresenceStore
+  /** Views of lists: private, shared with a group, published to a brand. */
+  views: ViewStore
 }
 
 export interface OpenedStores extends Stores {
@@ -61,7 +66,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts, audit, approvals, notices, events] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit, approvals, notices, events, views] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
@@ -70,10 +75,11 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
       given.approvals ?? RedisApprovalStore.open(config.redisUrl, { log }),
       given.notices ?? RedisNoticeStore.open(config.redisUrl, { log }),
       given.events ?? RedisEventBus.open(config.redisUrl, { log }),
+      given.views ?? RedisViewStore.open(config.redisUrl, { log }),
     ])
     const presence = given.presence ?? RedisPresenceStore.open(config.redisUrl, { log })
     if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
-    return { sessions, menus, attempts, drafts, audit, approvals, notices, events, presence, cipher }
+    return { sessions, menus, attempts, drafts, audit, approvals, notices, events, presence, views, cipher }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   const menusFile = path.join(config.dataDir, 'bff-menus.db')
@@ -89,6 +95,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     notices: given.notices ?? new SqliteNoticeStore(path.join(config.dataDir, 'bff-notices.db')),
     events: given.events ?? new MemoryEventBus(),
     presence: given.presence ?? new MemoryPresenceStore(),
+    views: given.views ?? new SqliteViewStore(path.join(config.dataDir, 'bff-views.db')),
     cipher,
   }
 }

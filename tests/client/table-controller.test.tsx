@@ -6,8 +6,10 @@ import { MemoryRouter, useLocation } from 'react-router-dom'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Manifest } from '../../schemas/manifest'
 import type { TableNode } from '../../schemas/screen'
+import type { ViewForUser } from '../../schemas/view'
 import { MANIFEST_KEY } from '../../client/api/manifest'
 import { registerToastSink, type ToastMessage } from '../../client/api/toast'
+import { RenderContext } from '../../client/renderer/context'
 import { useTableController } from '../../client/renderer/table/use-table-controller'
 
 /** The table as a screen declares it: URL state, a default sort, filters, export, a row link and a bulk action. */
@@ -28,6 +30,20 @@ const node: TableNode = {
     { field: 'Provincia', header: 'Provincia', hidden: true },
   ],
 }
+
+/** A view as the BFF answers it. */
+const view = (v: Partial<ViewForUser> & Pick<ViewForUser, 'id' | 'name' | 'owner'>): ViewForUser => ({
+  screen: '',
+  table: 'contratos',
+  filters: {},
+  sort: null,
+  visibility: 'private',
+  brand: 'verde',
+  version: 1,
+  updatedAt: '2026-11-29T10:00:00.000Z',
+  editable: false,
+  ...v,
+})
 
 const TOTAL = 1203
 const contract = (i: number) => ({ CodigoContrato: `EV-2026-${String(i).padStart(6, '0')}`, Titular: `Titular ${i}`, FechaAlta: '2026-01-01' })
@@ -58,12 +74,14 @@ function upstream(saved: unknown[] = []) {
 const calls = (fetchMock: ReturnType<typeof upstream>['fetchMock'], path: string) =>
   fetchMock.mock.calls.map(([input]) => new URL(input, 'http://portal.test')).filter((u) => u.pathname === path)
 
-function harness(at: string, permissions: string[] = []) {
+function harness(at: string, permissions: string[] = [], screenId = '') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   client.setQueryData(MANIFEST_KEY, { authenticated: true, user: { id: 7, name: 'Ana', email: 'ana@example.es', permissions, agent: null } } as unknown as Manifest)
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={client}>
-      <MemoryRouter initialEntries={[at]}>{children}</MemoryRouter>
+      <MemoryRouter initialEntries={[at]}>
+        <RenderContext value={{ screenId }}>{children}</RenderContext>
+      </MemoryRouter>
     </QueryClientProvider>
   )
   return renderHook(() => ({ table: useTableController(node), location: useLocation() }), { wrapper })
@@ -213,26 +231,70 @@ describe('useTableController', () => {
     expect(toasts).toEqual([])
   })
 
-  it('keeps saved filters and the column choice as the user’s preferences', async () => {
-    const older = { name: 'Madrid', filters: { Titular: 'Madrid' }, sort: null }
-    const { fetchMock, saved } = upstream([{ Id: 1, Clave: 'tabla::contratos', Valor: { filters: [older] } }])
+  it('keeps the column choice as the user’s preference', async () => {
+    const { fetchMock } = upstream([{ Id: 1, Clave: 'tabla::contratos', Valor: { filters: [{ name: 'Madrid', filters: { Titular: 'Madrid' }, sort: null }] } }])
     vi.stubGlobal('fetch', fetchMock)
-    const { result } = harness('/contratos?sort=Titular:asc&f.Titular=Ruiz')
-    await waitFor(() => expect(result.current.table.savedFilters).toEqual([older]))
-    await act(() => result.current.table.saveFilter('Los Ruiz'))
-    expect(saved).toEqual([{ Id: 1, Clave: 'tabla::contratos', Valor: { filters: [older, { name: 'Los Ruiz', filters: { Titular: 'Ruiz' }, sort: { field: 'Titular', order: 'asc' } }] } }])
-    expect(toasts.map((t) => t.severity)).toEqual(['success'])
-    await waitFor(() => expect(result.current.table.savedFilters.map((f) => f.name)).toEqual(['Madrid', 'Los Ruiz']))
-    await act(() => result.current.table.deleteSavedFilter('Madrid'))
-    await waitFor(() => expect(result.current.table.savedFilters.map((f) => f.name)).toEqual(['Los Ruiz']))
-
-    act(() => result.current.table.setFilters({}))
-    act(() => result.current.table.applySavedFilter(result.current.table.savedFilters[0]!))
-    expect(new URLSearchParams(result.current.location.search).toString()).toBe('sort=Titular%3Aasc&f.Titular=Ruiz')
-
+    const { result } = harness('/contratos')
+    // The preferences are read: the old saved filter is listed.
+    await waitFor(() => expect(result.current.table.views.mine.map((e) => e.name)).toEqual(['Madrid']))
     await act(() => result.current.table.saveColumns(['Provincia', 'Titular']))
     await waitFor(() => expect(result.current.table.columns.map((c) => c.field)).toEqual(['Provincia', 'Titular']))
     await act(() => result.current.table.saveColumns(undefined))
     await waitFor(() => expect(result.current.table.columns.map((c) => c.field)).toEqual(['CodigoContrato', 'Titular', 'FechaAlta']))
+  })
+
+  it('views: old saved filters show among the user’s own; a view applies its filters, sort and columns; a removed column is dropped and named', async () => {
+    const older = { name: 'Madrid', filters: { Titular: 'Madrid', Antigua: 'x' }, sort: null }
+    const { fetchMock, saved } = upstream([{ Id: 1, Clave: 'tabla:contratos-listado:contratos', Valor: { filters: [older] } }])
+    const stored: ViewForUser[] = [
+      view({ id: 'a0000000-0000-4000-8000-000000000001', name: 'De Ana', owner: { id: 9, name: 'Ana Administradora Portal' }, visibility: 'group', groupId: 1, groupName: 'Administradores', filters: { Titular: 'Ruiz', Retirada: 'sí' }, sort: { field: 'Titular', order: 'asc' }, columns: ['Titular', 'Borrada', 'CodigoContrato'] }),
+      view({ id: 'a0000000-0000-4000-8000-000000000002', name: 'Para todos', owner: { id: 9, name: 'Ana Administradora Portal' }, visibility: 'brand' }),
+      view({ id: 'a0000000-0000-4000-8000-000000000003', name: 'Mía', owner: { id: 7, name: 'Ana' }, editable: true }),
+    ]
+    const posted: unknown[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) => {
+        const url = new URL(input, 'http://portal.test')
+        if (url.pathname === '/bff/views' && init?.method === 'POST') {
+          const body = JSON.parse(String(init.body)) as ViewForUser
+          posted.push(body)
+          const made = view({ ...body, id: `b0000000-0000-4000-8000-00000000000${posted.length}`, owner: { id: 7, name: 'Ana' }, editable: true })
+          stored.push(made)
+          return Response.json(made, { status: 201 })
+        }
+        if (url.pathname === '/bff/views') return Response.json({ views: stored, groups: [{ id: 1, name: 'Administradores' }], canPublish: false })
+        return fetchMock(input, init)
+      }),
+    )
+    const { result } = harness('/contratos', [], 'contratos-listado')
+    const views = () => result.current.table.views
+    await waitFor(() => expect(views().status).toBe('ready'))
+    expect(views().mine.map((e) => e.name)).toEqual(['Mía', 'Madrid'])
+    expect(views().shared.map((e) => [e.name, e.view?.owner.name])).toEqual([['De Ana', 'Ana Administradora Portal']])
+    expect(views().published.map((e) => e.name)).toEqual(['Para todos'])
+
+    // A shared view naming columns the table no longer has: the rest applies, the notice names what was dropped.
+    act(() => views().apply(views().shared[0]!))
+    expect(new URLSearchParams(result.current.location.search).toString()).toBe('sort=Titular%3Aasc&f.Titular=Ruiz')
+    expect(result.current.table.columns.map((c) => c.field)).toEqual(['Titular', 'CodigoContrato'])
+    expect(toasts).toEqual([expect.objectContaining({ severity: 'warn', detail: 'Esta vista ya no incluye: Retirada, Borrada.' })])
+    expect(views().active).toBe('a0000000-0000-4000-8000-000000000001')
+
+    // An old saved filter applies the same way, and says what it lost too.
+    act(() => views().apply(views().mine[1]!))
+    expect(new URLSearchParams(result.current.location.search).toString()).toBe('f.Titular=Madrid')
+    expect(toasts[1]).toMatchObject({ severity: 'warn', detail: 'Esta vista ya no incluye: Antigua.' })
+
+    // The first save moves the old saved filters into the store (without what no longer fits), then saves the new view.
+    await act(async () => {
+      expect(await views().save('Los Madrid', { visibility: 'group', groupId: 1 })).toBe(true)
+    })
+    expect(posted).toEqual([
+      { screen: 'contratos-listado', table: 'contratos', name: 'Madrid', filters: { Titular: 'Madrid' }, sort: null, visibility: 'private' },
+      { screen: 'contratos-listado', table: 'contratos', name: 'Los Madrid', filters: { Titular: 'Madrid' }, sort: { field: 'FechaAlta', order: 'desc' }, columns: ['CodigoContrato', 'Titular', 'FechaAlta'], visibility: 'group', groupId: 1 },
+    ])
+    expect(saved).toEqual([{ Id: 1, Clave: 'tabla:contratos-listado:contratos', Valor: {} }])
+    await waitFor(() => expect(views().mine.map((e) => e.name)).toEqual(['Mía', 'Madrid', 'Los Madrid']))
   })
 })

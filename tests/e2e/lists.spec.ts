@@ -101,7 +101,7 @@ test.describe('list screens', () => {
     })
   }
 
-  test('column choice and saved filters follow the user (server-side preferences)', async ({ page, browser }) => {
+  test('column choice (a server-side preference) and views follow the user', async ({ page, browser }) => {
     // as agente, so the admin's lists in the other tests keep their columns
     await page.context().clearCookies()
     await signIn(page, AGENTE)
@@ -116,9 +116,13 @@ test.describe('list screens', () => {
     await textField(page.getByRole('search', { name: 'Filtros' }), 'Contrato').fill('EV-2026')
     await expect(page).toHaveURL(/f\.CodigoContrato=EV-2026/)
     await expect.poll(() => totalOf(page, 'facturas')).toBeGreaterThan(0)
-    await page.getByRole('button', { name: 'Guardar filtro' }).click()
-    await page.getByLabel('Nombre del filtro').fill('Contratos de 2026')
-    await page.getByRole('dialog', { name: 'Guardar filtro' }).getByRole('button', { name: 'Guardar' }).click()
+    // a private view (the views menu: issue 17, views.spec.ts), named afresh for a retried run
+    const viewName = `Contratos de 2026 ${Date.now().toString(36)}`
+    await page.getByRole('button', { name: 'Vistas' }).click()
+    await page.getByRole('button', { name: 'Guardar vista' }).click()
+    await page.getByLabel('Nombre de la vista').fill(viewName)
+    await page.getByRole('dialog', { name: 'Guardar vista' }).getByRole('button', { name: 'Guardar' }).click()
+    await expect(page.getByText(`Vista «${viewName}» guardada.`)).toBeVisible()
 
     // another machine: a fresh browser context
     const other = await (await browser.newContext()).newPage()
@@ -126,8 +130,8 @@ test.describe('list screens', () => {
     await other.goto('/soluciones/facturas')
     await expect(table(other, 'facturas').getByRole('columnheader', { name: 'Importe' })).toBeVisible()
     await expect(table(other, 'facturas').getByRole('columnheader', { name: 'Titular' })).toHaveCount(0)
-    await other.getByRole('button', { name: 'Filtros guardados' }).click()
-    await other.getByRole('option', { name: 'Contratos de 2026' }).click()
+    await other.getByRole('button', { name: 'Vistas' }).click()
+    await other.getByRole('region', { name: 'Mis vistas' }).getByRole('button', { name: viewName, exact: true }).click()
     await expect(other).toHaveURL(/f\.CodigoContrato=EV-2026/)
     // put the columns back for the other tests
     await other.getByRole('button', { name: 'Columnas' }).click()

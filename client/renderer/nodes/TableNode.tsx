@@ -17,11 +17,11 @@ import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
 import { messages } from '../table/messages'
-import { SavedFilters } from '../table/SavedFilters'
 import { DEFAULT_PAGE_SIZES } from '../table/table-state'
 import { useTableController, type Row } from '../table/use-table-controller'
+import { ViewsMenu } from '../table/ViewsMenu'
 
-/** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and saved filters. The state and data are the controller's; this draws them with PrimeReact. */
+/** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and views. The state and data are the controller's; this draws them with PrimeReact. */
 export function TableNodeView({ node }: { node: TableNode }) {
   const { l } = useI18n()
   const t = useMessages(messages)
@@ -76,15 +76,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
         {node.title && <h2 className="table-title">{l(node.title)}</h2>}
         <div className="table-toolbar__actions">
           {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} offer />)}
-          {table.paged && (
-            <SavedFilters
-              saved={table.savedFilters}
-              current={state}
-              onApply={table.applySavedFilter}
-              onSave={table.saveFilter}
-              onDelete={table.deleteSavedFilter}
-            />
-          )}
+          {table.paged && <ViewsMenu tableId={node.id} views={table.views} />}
           <Button type="button" icon="pi pi-table" label={t('toolbar.columns')} outlined size="small" onClick={() => setChooser(true)} />
           {node.export &&
             (table.clearExport ? (

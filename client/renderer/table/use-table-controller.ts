@@ -8,7 +8,6 @@ import { reportError, useFailureText } from '../../api/errors'
 import { hasPermission, useLoadedManifest } from '../../api/manifest'
 import { usePreference } from '../../api/preferences'
 import { nodeKey } from '../../api/query-keys'
-import { notifySuccess } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { useRenderContext } from '../context'
@@ -18,6 +17,7 @@ import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { messages } from './messages'
 import { EXPORT_REASON_HEADER, exportColumnParams, isPagedExport, usePagedExport } from './paged-export'
 import { defaultState, exportParams, PAGE_FRESH_MS, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
+import { useTableViews, type TableViews } from './use-table-views'
 
 /** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
 const MAX_PAGE = 500
@@ -82,11 +82,8 @@ export interface TableController {
   exportFile(opts?: { reason?: string }): Promise<void>
   /** The export is built by the BFF from the list's pages, so it can be asked for with personal data clear. */
   clearExport: boolean
-  savedFilters: SavedFilter[]
-  applySavedFilter(filter: SavedFilter): void
-  /** Saves the current filters and sort under `name` (replacing one of the same name). */
-  saveFilter(name: string): Promise<void>
-  deleteSavedFilter(name: string): Promise<void>
+  /** The views menu: views kept by the BFF (private, a group's, the brand's), applied to this table. */
+  views: TableViews
   /** Saves the user's column choice; undefined goes back to the screen's default. */
   saveColumns(fields: string[] | undefined): Promise<void>
 }
@@ -101,7 +98,7 @@ function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
 
 /**
  * The headless logic of a table node: URL state, the data query, paging, sorting, filters,
- * saved filters and column choice (user preferences), selection for bulk actions and export.
+ * views (use-table-views.ts), column choice (a user preference), selection for bulk actions and export.
  */
 export function useTableController(node: TableNode): TableController {
   const { l } = useI18n()
@@ -114,6 +111,8 @@ export function useTableController(node: TableNode): TableController {
   const [selection, setSelection] = useState<Row[]>([])
   const [allMatching, setAllMatching] = useState(false)
   const [exporting, setExporting] = useState(false)
+  // The columns of the view last applied, until the user picks columns themselves.
+  const [viewColumns, setViewColumns] = useState<string[] | null>(null)
   const fromData = node.source.fromData
   const paged = node.source.paged !== false && !fromData
   const title = useScreenTitle(node.title) || ctx.screenId
@@ -143,7 +142,7 @@ export function useTableController(node: TableNode): TableController {
     return { rows: list, total: Number(getPath(data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
   }, [data, node, paged, fromData, state])
 
-  const visibleFields = prefs.value?.columns?.filter((f) => node.columns.some((c) => c.field === f))
+  const visibleFields = (viewColumns ?? prefs.value?.columns)?.filter((f) => node.columns.some((c) => c.field === f))
   const columns = visibleFields?.length ? visibleFields.map((f) => node.columns.find((c) => c.field === f)!) : node.columns.filter((c) => !c.hidden)
 
   // Any change of what the table shows drops the selection: it named rows of another view.
@@ -186,8 +185,11 @@ export function useTableController(node: TableNode): TableController {
     }
   }
 
-  const savedFilters = prefs.value?.filters ?? []
   const pageFullySelected = selection.length > 0 && selection.length === rows.length
+  const views = useTableViews(node, ctx.screenId, { state, columns: columns.map((c) => c.field), title }, (fitted) => {
+    update({ filters: fitted.filters, sort: fitted.sort, page: 0 })
+    setViewColumns(fitted.columns ?? null)
+  })
 
   return {
     state,
@@ -225,17 +227,9 @@ export function useTableController(node: TableNode): TableController {
     exporting,
     exportFile,
     clearExport,
-    savedFilters,
-    applySavedFilter: (f) => update({ filters: f.filters, sort: f.sort, page: 0 }),
-    saveFilter: async (name) => {
-      const rest = savedFilters.filter((f) => f.name !== name)
-      await prefs.save({ ...prefs.value, filters: [...rest, { name, filters: state.filters, sort: state.sort }] })
-      notifySuccess(node.errorArea ? l(node.errorArea) : title, t('saved.done', { name }))
-    },
-    deleteSavedFilter: async (name) => {
-      await prefs.save({ ...prefs.value, filters: savedFilters.filter((f) => f.name !== name) })
-    },
+    views,
     saveColumns: async (fields) => {
+      setViewColumns(null)
       await prefs.save({ ...prefs.value, columns: fields })
     },
   }
