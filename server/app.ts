@@ -10,6 +10,10 @@ import { ApprovalService } from './approvals/approval-service'
 import type { ApprovalStore } from './approvals/approval-store'
 import { PolicyService } from './approvals/policy-service'
 import type { NoticeStore } from './notices/notice-store'
+import type { ImportStore } from './imports/import-store'
+import { loadImports, SHIPPED_IMPORTS_DIR } from './imports/import-definitions'
+import { importRoutes } from './imports/import-routes'
+import { ImportService } from './imports/import-service'
 import { noticeRoutes } from './notices/notice-routes'
 import { auditRoutes } from './audit/audit-routes'
 import { revealRoutes } from './personal/reveal-routes'
@@ -83,6 +87,8 @@ export interface AppDeps {
   approvalClock?: () => number
   /** Replaces the embedded SQLite notice store (tests, Redis). */
   noticeStore?: NoticeStore
+  /** Replaces the embedded SQLite import store (tests, Redis). */
+  importStore?: ImportStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -144,7 +150,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, imports: deps.importStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -258,6 +264,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, now: deps.approvalClock ?? deps.now })
   await app.register(approvalRoutes, { gate, approvals, policies })
   await app.register(noticeRoutes, { gate, store: stores.notices })
+  // Bulk imports: definitions checked against the catalogue and the shipped screens at start.
+  const imports = new ImportService({ store: stores.imports, cipher: stores.cipher, imports: loadImports(SHIPPED_IMPORTS_DIR, catalogue, shippedScreens), catalogue, log: app.log })
+  await app.register(importRoutes, { gate, service: imports, root: app })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
@@ -273,6 +282,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     policies.close()
     await stores.approvals.close()
     await stores.notices.close()
+    await stores.imports.close()
     await upstream.close().catch(() => undefined)
   })
   return app

@@ -13,6 +13,9 @@ import type { MenuStore } from './manifest/menu-store'
 import type { ApprovalStore } from './approvals/approval-store'
 import { RedisApprovalStore } from './approvals/redis-approval-store'
 import { SqliteApprovalStore } from './approvals/sqlite-approval-store'
+import type { ImportStore } from './imports/import-store'
+import { RedisImportStore } from './imports/redis-import-store'
+import { SqliteImportStore } from './imports/sqlite-import-store'
 import type { NoticeStore } from './notices/notice-store'
 import { RedisNoticeStore } from './notices/redis-notice-store'
 import { SqliteNoticeStore } from './notices/sqlite-notice-store'
@@ -38,6 +41,8 @@ export interface Stores {
   approvals: ApprovalStore
   /** What a user is told on their next page load. */
   notices: NoticeStore
+  /** Bulk imports: jobs, their sealed rows, rows already imported per brand. */
+  imports: ImportStore
 }
 
 export interface OpenedStores extends Stores {
@@ -53,7 +58,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts, audit, approvals, notices] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit, approvals, notices, imports] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
@@ -61,9 +66,10 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
       given.audit ?? RedisAuditLog.open(config.redisUrl, { retentionMs: config.auditRetentionMs, log }),
       given.approvals ?? RedisApprovalStore.open(config.redisUrl, { log }),
       given.notices ?? RedisNoticeStore.open(config.redisUrl, { log }),
+      given.imports ?? RedisImportStore.open(config.redisUrl, { log }),
     ])
     if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
-    return { sessions, menus, attempts, drafts, audit, approvals, notices, cipher }
+    return { sessions, menus, attempts, drafts, audit, approvals, notices, imports, cipher }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   const menusFile = path.join(config.dataDir, 'bff-menus.db')
@@ -77,6 +83,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     audit,
     approvals: given.approvals ?? new SqliteApprovalStore(path.join(config.dataDir, 'bff-approvals.db')),
     notices: given.notices ?? new SqliteNoticeStore(path.join(config.dataDir, 'bff-notices.db')),
+    imports: given.imports ?? new SqliteImportStore(path.join(config.dataDir, 'bff-imports.db')),
     cipher,
   }
 }
