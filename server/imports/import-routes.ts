@@ -27,7 +27,8 @@ const FILE_TYPES = ['application/octet-stream', 'text/csv', 'application/vnd.ope
 
 function publicView(job: StoredJob): ImportJobView {
   const { brand: _b, ownerId: _o, createdAt: _c, undoData: _u, ...view } = job
-  return view
+  // While rows are being sent the client polls for progress: the outcomes come once at the end.
+  return job.state === 'running' || job.state === 'undoing' ? { ...view, outcomes: [] } : view
 }
 
 export async function importRoutes(app: FastifyInstance, opts: { gate: SessionGate; service: ImportService; root: FastifyInstance }) {

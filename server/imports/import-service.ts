@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Verdict } from '../../schemas/business/identifiers'
 import type { CallIndex } from '../../schemas/catalogue/match'
 import { MAX_PROBLEMS_SHOWN, type ImportMapping, type RowOutcome, type RowOutcomeKind, type RowProblem } from '../../schemas/import'
@@ -6,7 +7,7 @@ import type { Field } from '../../schemas/screen'
 import { HttpError } from '../lib/errors'
 import type { TokenCipher } from '../session/token-cipher'
 import type { ImportColumnSpec, ResolvedImport } from './import-definitions'
-import type { ImportStore, StoredJob, UndoEntry } from './import-store'
+import type { ImportedKey, ImportStore, StoredJob, UndoEntry } from './import-store'
 import { checkRow, optionKey, type CheckContext, type OptionItem, type RowCheck } from './row-check'
 import type { SessionCalls } from './session-calls'
 import type { Table } from './table-file'
@@ -21,6 +22,8 @@ import type { Table } from './table-file'
 
 /** Rows sent at once: the upstream sees a handful of users' worth of load, not a flood. */
 const CONCURRENCY = 4
+/** Rows checked between two turns of the event loop. */
+const CHECK_SLICE = 250
 /** Progress is saved at most this often while rows are being sent. */
 const SAVE_EVERY_MS = 400
 
@@ -109,6 +112,8 @@ export class ImportService {
       createdAt: this.now(),
       undoData: [],
     }
+    // The parse just held the event loop: let waiting requests through before sealing the rows.
+    await nextTurn()
     await this.opts.store.saveRows(id, this.opts.cipher.encrypt(JSON.stringify(table), `import:${id}`))
     await this.opts.store.saveJob(job)
     return job
@@ -152,48 +157,51 @@ export class ImportService {
     const cells = this.cellsOf(imp, table, job.mapping)
     const ctx = await this.context(imp, calls, cells)
     const checks: { line: number; check: RowCheck; key?: string; duplicateOf?: string }[] = []
+    for (let i = 0; i < cells.length; i++) {
+      // Thousands of rows are checked in slices: other users' requests are served in between.
+      if (i % CHECK_SLICE === CHECK_SLICE - 1) await nextTurn()
+      const check = checkRow(imp, cells[i]!, ctx)
+      checks.push({ line: table.rows[i]!.line, check, key: check.body ? rowKey(imp.def.id, check.body) : undefined })
+    }
+    // What earlier imports left, asked for all rows at once.
+    const imported = await this.opts.store.peekMany(job.brand, imp.def.id, [...new Set(checks.flatMap((c) => (c.key ? [c.key] : [])))])
+    const holders = imp.def.unique ? await this.opts.store.uniqueHolders(job.brand, imp.def.id, [...new Set(checks.flatMap((c) => (c.check.unique ? [c.check.unique] : [])))]) : new Map<string, ImportedKey & { key: string }>()
     const seenKeys = new Map<string, number>()
     const seenUnique = new Map<string, number>()
     const liveHolders = new Map<string, string | null>()
-    for (let i = 0; i < cells.length; i++) {
-      const line = table.rows[i]!.line
-      const check = checkRow(imp, cells[i]!, ctx)
-      const entry: { line: number; check: RowCheck; key?: string; duplicateOf?: string } = { line, check }
-      if (check.body) {
-        const key = rowKey(imp.def.id, check.body)
-        entry.key = key
+    for (const entry of checks) {
+      const { check, key, line } = entry
+      if (key) {
         const earlier = seenKeys.get(key)
         if (earlier !== undefined) check.problems.push({ column: '', message: `Repite la fila ${earlier} de este archivo.` })
-        else seenKeys.set(key, line)
-        if (earlier === undefined) {
-          const held = await this.opts.store.claimPeek(job.brand, imp.def.id, key)
+        else {
+          seenKeys.set(key, line)
+          const held = imported.get(key)
           if (held) entry.duplicateOf = held.record ?? ''
         }
       }
-      if (check.unique && !entry.duplicateOf) {
+      if (check.unique && entry.duplicateOf === undefined) {
         const other = seenUnique.get(check.unique)
         if (other !== undefined && check.problems.length === 0) check.problems.push({ column: imp.def.unique!, message: `Este valor ya está en la fila ${other} de este archivo.` })
         else if (other === undefined) seenUnique.set(check.unique, line)
-        const holder = await this.liveHolder(imp, job.brand, check.unique, calls, liveHolders)
-        if (holder && check.problems.length === 0) check.problems.push({ column: imp.def.unique!, message: `Ya tiene un contrato en borrador de una importación (${holder}).` })
+        const holder = holders.get(check.unique)
+        const live = holder ? await this.liveHolder(imp, holder, calls, liveHolders) : null
+        if (live && check.problems.length === 0) check.problems.push({ column: imp.def.unique!, message: `Ya tiene un contrato en borrador de una importación (${live}).` })
       }
       if (check.problems.length > 0) check.body = null
-      checks.push(entry)
     }
     return checks
   }
 
-  /** The record an earlier import left in its first state holding this unique value (a CUPS's draft), if any. */
-  private async liveHolder(imp: ResolvedImport, brand: string, value: string, calls: SessionCalls, memo: Map<string, string | null>): Promise<string | null> {
-    if (memo.has(value)) return memo.get(value)!
-    const holder = await this.opts.store.uniqueHolder(brand, imp.def.id, value)
-    let live: string | null = null
-    if (holder?.record && imp.def.undo.kind === 'delete') {
-      const answer = await calls(imp.readCall, { query: { [imp.def.undo.param]: holder.record } })
-      const state = answer.status === 200 ? (answer.json as Record<string, unknown>)[imp.def.undo.state.field] : undefined
-      live = state === imp.def.undo.state.equals ? holder.record : null
-    }
-    memo.set(value, live)
+  /** The record an earlier import left in its first state holding a unique value (a CUPS's draft), if it still is. */
+  private async liveHolder(imp: ResolvedImport, holder: ImportedKey & { key: string }, calls: SessionCalls, memo: Map<string, string | null>): Promise<string | null> {
+    const record = holder.record
+    if (!record || imp.def.undo.kind !== 'delete') return null
+    if (memo.has(record)) return memo.get(record)!
+    const answer = await calls(imp.readCall, { query: { [imp.def.undo.param]: record } })
+    const state = answer.status === 200 ? (answer.json as Record<string, unknown>)[imp.def.undo.state.field] : undefined
+    const live = state === imp.def.undo.state.equals ? record : null
+    memo.set(record, live)
     return live
   }
 

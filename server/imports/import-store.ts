@@ -16,6 +16,9 @@ export interface UndoEntry {
 }
 
 /** An import as stored: its owner's view plus what only the BFF needs. */
+/** Keys asked of a store at once. */
+export const PEEK_CHUNK = 500
+
 export interface StoredJob extends ImportJobView {
   brand: string
   ownerId: number
@@ -45,13 +48,13 @@ export interface ImportStore {
   rows(id: string): Promise<string | null>
   /** Takes `key` for a row about to be sent: null when it was free, else who holds it. */
   claim(brand: string, definition: string, key: string, entry: ImportedKey): Promise<ImportedKey | null>
-  /** Who holds `key`, without taking it. */
-  claimPeek(brand: string, definition: string, key: string): Promise<ImportedKey | null>
+  /** Who holds each of `keys` (those held), without taking them. */
+  peekMany(brand: string, definition: string, keys: readonly string[]): Promise<Map<string, ImportedKey>>
   /** The row was imported: remembered with its record (and unique value). */
   settle(brand: string, definition: string, key: string, entry: ImportedKey): Promise<void>
   /** Forgets a key: its row failed, or its import was undone. */
   release(brand: string, definition: string, key: string): Promise<void>
-  /** The imported row holding a unique value, if any. */
-  uniqueHolder(brand: string, definition: string, value: string): Promise<(ImportedKey & { key: string }) | null>
+  /** The imported rows holding each of these unique values (those held, with a record). */
+  uniqueHolders(brand: string, definition: string, values: readonly string[]): Promise<Map<string, ImportedKey & { key: string }>>
   close(): Promise<void>
 }

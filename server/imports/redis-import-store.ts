@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis'
 import { closeRedis, firstConnection, openRedis, storeCall, type StoreLog } from '../lib/redis-client'
-import { IMPORT_JOB_TTL_MS, type ImportedKey, type ImportStore, type StoredJob } from './import-store'
+import { IMPORT_JOB_TTL_MS, PEEK_CHUNK, type ImportedKey, type ImportStore, type StoredJob } from './import-store'
 
 /**
  * The shared import store: `portal:imports:job:<id>` and `…:rows:<id>` (expiring with the job),
@@ -51,9 +51,16 @@ export class RedisImportStore implements ImportStore {
     return raw ? (JSON.parse(raw) as ImportedKey) : null
   }
 
-  async claimPeek(brand: string, definition: string, key: string): Promise<ImportedKey | null> {
-    const raw = await this.call(() => this.redis.hget(this.keys(brand, definition), key))
-    return raw ? (JSON.parse(raw) as ImportedKey) : null
+  async peekMany(brand: string, definition: string, keys: readonly string[]): Promise<Map<string, ImportedKey>> {
+    const out = new Map<string, ImportedKey>()
+    for (let i = 0; i < keys.length; i += PEEK_CHUNK) {
+      const chunk = keys.slice(i, i + PEEK_CHUNK)
+      const raws = await this.call(() => this.redis.hmget(this.keys(brand, definition), ...chunk))
+      raws.forEach((raw, j) => {
+        if (raw) out.set(chunk[j]!, JSON.parse(raw) as ImportedKey)
+      })
+    }
+    return out
   }
 
   async settle(brand: string, definition: string, key: string, entry: ImportedKey): Promise<void> {
@@ -70,12 +77,20 @@ export class RedisImportStore implements ImportStore {
     await this.call(() => multi.exec())
   }
 
-  async uniqueHolder(brand: string, definition: string, value: string): Promise<(ImportedKey & { key: string }) | null> {
-    const key = await this.call(() => this.redis.hget(this.uniques(brand, definition), value))
-    if (!key) return null
-    const raw = await this.call(() => this.redis.hget(this.keys(brand, definition), key))
-    const entry = raw ? (JSON.parse(raw) as ImportedKey) : null
-    return entry?.record ? { key, ...entry } : null
+  async uniqueHolders(brand: string, definition: string, values: readonly string[]): Promise<Map<string, ImportedKey & { key: string }>> {
+    const out = new Map<string, ImportedKey & { key: string }>()
+    for (let i = 0; i < values.length; i += PEEK_CHUNK) {
+      const chunk = values.slice(i, i + PEEK_CHUNK)
+      const keys = await this.call(() => this.redis.hmget(this.uniques(brand, definition), ...chunk))
+      const found = chunk.flatMap((value, j) => (keys[j] ? [{ value, key: keys[j]! }] : []))
+      if (found.length === 0) continue
+      const entries = await this.peekMany(brand, definition, found.map((f) => f.key))
+      for (const f of found) {
+        const entry = entries.get(f.key)
+        if (entry?.record) out.set(f.value, { key: f.key, ...entry })
+      }
+    }
+    return out
   }
 
   async close(): Promise<void> {

@@ -93,6 +93,13 @@ function valueOf(col: ImportColumnSpec, text: string, ctx: CheckContext): { valu
   }
 }
 
+const bodyFields = new WeakMap<ResolvedImport, { name: string; exclude?: boolean }[]>()
+const bodyFieldsOf = (imp: ResolvedImport) => {
+  let fields = bodyFields.get(imp)
+  if (!fields) bodyFields.set(imp, (fields = imp.columns.map((c) => ({ name: c.name, exclude: c.field?.exclude }))))
+  return fields
+}
+
 /** The row's cells by column (mapped already), checked. */
 export function checkRow(imp: ResolvedImport, cells: Readonly<Record<string, string>>, ctx: CheckContext): RowCheck {
   const problems: Problem[] = []
@@ -152,7 +159,7 @@ export function checkRow(imp: ResolvedImport, cells: Readonly<Record<string, str
   }
   const unique = imp.def.unique && typeof values[imp.def.unique] === 'string' ? (values[imp.def.unique] as string) : undefined
   if (problems.length > 0) return { body: null, problems, unique }
-  const body = formBody(imp.columns.map((c) => ({ name: c.name, exclude: c.field?.exclude })), values)
+  const body = formBody(bodyFieldsOf(imp), values)
   const bodyProblem = checkJsonBody(imp.call, body)
   if (bodyProblem) return { body: null, problems: [{ column: '', message: bodyProblem }], unique }
   return { body, problems, unique }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
+import { INTERNAL_CALL_HEADER, INTERNAL_CALL_TOKEN } from '../ops/overload'
 
 /**
  * Catalogued calls made for a user by the BFF itself, through its own `/api` route (in-process,
@@ -34,7 +35,7 @@ export function callUrl(call: Endpoint, query: Record<string, string | number | 
 
 export function sessionCalls(app: FastifyInstance, who: SessionIdentity): SessionCalls {
   return async (call, opts) => {
-    const headers: Record<string, string> = { cookie: who.cookie, host: who.host, 'x-csrf': '1' }
+    const headers: Record<string, string> = { cookie: who.cookie, host: who.host, 'x-csrf': '1', [INTERNAL_CALL_HEADER]: INTERNAL_CALL_TOKEN }
     if (opts.ifMatch) headers['if-match'] = opts.ifMatch
     const res = await app.inject({
       method: call.method,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import { openDatabase } from '../lib/sqlite'
-import { IMPORT_JOB_TTL_MS, type ImportedKey, type ImportStore, type StoredJob } from './import-store'
+import { IMPORT_JOB_TTL_MS, PEEK_CHUNK, type ImportedKey, type ImportStore, type StoredJob } from './import-store'
 
 /** The embedded import store: one SQLite file under DATA_DIR. */
 export class SqliteImportStore implements ImportStore {
@@ -58,11 +58,16 @@ export class SqliteImportStore implements ImportStore {
     return row ? held(row) : null
   }
 
-  async claimPeek(brand: string, definition: string, key: string): Promise<ImportedKey | null> {
-    const row = this.db
-      .prepare<[string, string, string], { job: string; row: number; record: string | null; unique_value: string | null }>('SELECT job, row, record, unique_value FROM import_keys WHERE brand = ? AND definition = ? AND key = ?')
-      .get(brand, definition, key)
-    return row ? held(row) : null
+  async peekMany(brand: string, definition: string, keys: readonly string[]): Promise<Map<string, ImportedKey>> {
+    const out = new Map<string, ImportedKey>()
+    for (let i = 0; i < keys.length; i += PEEK_CHUNK) {
+      const chunk = keys.slice(i, i + PEEK_CHUNK)
+      const rows = this.db
+        .prepare<unknown[], KeyRow & { key: string }>(`SELECT key, job, row, record, unique_value FROM import_keys WHERE brand = ? AND definition = ? AND key IN (${chunk.map(() => '?').join(',')})`)
+        .all(brand, definition, ...chunk)
+      for (const row of rows) out.set(row.key, held(row))
+    }
+    return out
   }
 
   async settle(brand: string, definition: string, key: string, entry: ImportedKey): Promise<void> {
@@ -75,13 +80,18 @@ export class SqliteImportStore implements ImportStore {
     this.db.prepare('DELETE FROM import_keys WHERE brand = ? AND definition = ? AND key = ?').run(brand, definition, key)
   }
 
-  async uniqueHolder(brand: string, definition: string, value: string): Promise<(ImportedKey & { key: string }) | null> {
-    const row = this.db
-      .prepare<[string, string, string], { key: string; job: string; row: number; record: string | null; unique_value: string | null }>(
-        'SELECT key, job, row, record, unique_value FROM import_keys WHERE brand = ? AND definition = ? AND unique_value = ? AND record IS NOT NULL LIMIT 1',
-      )
-      .get(brand, definition, value)
-    return row ? { key: row.key, ...held(row) } : null
+  async uniqueHolders(brand: string, definition: string, values: readonly string[]): Promise<Map<string, ImportedKey & { key: string }>> {
+    const out = new Map<string, ImportedKey & { key: string }>()
+    for (let i = 0; i < values.length; i += PEEK_CHUNK) {
+      const chunk = values.slice(i, i + PEEK_CHUNK)
+      const rows = this.db
+        .prepare<unknown[], KeyRow & { key: string }>(
+          `SELECT key, job, row, record, unique_value FROM import_keys WHERE brand = ? AND definition = ? AND record IS NOT NULL AND unique_value IN (${chunk.map(() => '?').join(',')})`,
+        )
+        .all(brand, definition, ...chunk)
+      for (const row of rows) if (!out.has(row.unique_value!)) out.set(row.unique_value!, { key: row.key, ...held(row) })
+    }
+    return out
   }
 
   async close(): Promise<void> {
@@ -89,6 +99,13 @@ export class SqliteImportStore implements ImportStore {
   }
 }
 
-function held(row: { job: string; row: number; record: string | null; unique_value: string | null }): ImportedKey {
+interface KeyRow {
+  job: string
+  row: number
+  record: string | null
+  unique_value: string | null
+}
+
+function held(row: KeyRow): ImportedKey {
   return { job: row.job, row: row.row, ...(row.record ? { record: row.record } : {}), ...(row.unique_value ? { unique: row.unique_value } : {}) }
 }

@@ -57,53 +57,87 @@ function separatorOf(text: string): string {
   return best
 }
 
-/** RFC 4180 with the separator of the header; each record with the line it starts on. */
+/** RFC 4180 with the separator of the header; each record with the line it starts on. Cells are sliced, never built a character at a time. */
 export function parseCsv(text: string): TableRow[] {
-  const sep = separatorOf(text)
+  const sep = separatorOf(text).charCodeAt(0)
+  const QUOTE = 34
+  const CR = 13
+  const LF = 10
   const rows: TableRow[] = []
   let cells: string[] = []
-  let cell = ''
-  let quoted = false
   let line = 1
   let startLine = 1
-  const endCell = () => {
+  let i = 0
+  const n = text.length
+  const push = (cell: string) => {
     if (cell.length > MAX_CELL) throw new HttpError(400, `La línea ${startLine} tiene una celda de más de ${MAX_CELL} caracteres.`)
     cells.push(cell)
-    cell = ''
   }
   const endRow = () => {
-    endCell()
     if (cells.length > MAX_COLUMNS) throw new HttpError(400, `La línea ${startLine} tiene más de ${MAX_COLUMNS} columnas.`)
     rows.push({ line: startLine, cells })
     if (rows.length > IMPORT_MAX_ROWS + 1) throw tooMany()
     cells = []
   }
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"'
-          i++
-        } else quoted = false
-      } else {
-        if (ch === '\n') line++
-        cell += ch
+  while (i < n) {
+    let cell: string
+    if (text.charCodeAt(i) === QUOTE) {
+      // A quoted cell: up to the closing quote, "" standing for one quote; line breaks inside count.
+      let out = ''
+      let from = i + 1
+      for (;;) {
+        const q = text.indexOf('"', from)
+        if (q < 0) throw new HttpError(400, `La línea ${startLine} abre unas comillas que no se cierran.`)
+        out += text.slice(from, q)
+        if (text.charCodeAt(q + 1) === QUOTE) {
+          out += '"'
+          from = q + 2
+          continue
+        }
+        i = q + 1
+        break
+      }
+      for (let k = out.indexOf('\n'); k >= 0; k = out.indexOf('\n', k + 1)) line++
+      // Anything between the closing quote and the separator is kept, as spreadsheets do.
+      const stop = nextStop(text, i, sep)
+      cell = out + text.slice(i, stop)
+      i = stop
+    } else {
+      const stop = nextStop(text, i, sep)
+      cell = text.slice(i, stop)
+      i = stop
+    }
+    push(cell)
+    if (i >= n) {
+      endRow()
+      break
+    }
+    const c = text.charCodeAt(i)
+    if (c === sep) {
+      i++
+      // A separator at the very end of the text leaves one more, empty, cell.
+      if (i >= n) {
+        push('')
+        endRow()
       }
       continue
     }
-    if (ch === '"' && cell.length === 0) quoted = true
-    else if (ch === sep) endCell()
-    else if (ch === '\r' || ch === '\n') {
-      if (ch === '\r' && text[i + 1] === '\n') i++
-      endRow()
-      line++
-      startLine = line
-    } else cell += ch
+    // A line break ends the record.
+    i += c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1
+    endRow()
+    line++
+    startLine = line
   }
-  if (quoted) throw new HttpError(400, `La línea ${startLine} abre unas comillas que no se cierran.`)
-  if (cell.length > 0 || cells.length > 0) endRow()
   return rows
+}
+
+/** Where an unquoted cell starting at `from` ends: the next separator or line break, or the end. */
+function nextStop(text: string, from: number, sep: number): number {
+  for (let j = from; j < text.length; j++) {
+    const c = text.charCodeAt(j)
+    if (c === sep || c === 10 || c === 13) return j
+  }
+  return text.length
 }
 
 /** Header and data rows; blank rows are dropped. */

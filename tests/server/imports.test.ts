@@ -194,6 +194,12 @@ describe('contract sign-ups', () => {
     expect(undone.undo!.left[0]!.reason).toBe('Se ha modificado desde la importación.')
     expect(undone.undo!.left[1]!.reason).toMatch(/Ha cambiado de estado/)
     await call('get', `/api/contract/id?codigo=${codes[2]}`).expect(404)
+    // The reference API's draft removal: a stale version is 412, a contract past Borrador 409; nothing changes.
+    const stale = await call('delete', `/api/contract/borrador?codigo=${codes[0]}`).set('If-Match', String(edited.headers.etag))
+    expect(stale.status).toBe(412)
+    const signed = await call('delete', `/api/contract/borrador?codigo=${codes[1]}`)
+    expect(signed.status).toBe(409)
+    expect(signed.text).toMatch(/solo se puede eliminar un contrato en borrador/)
     await call('get', `/api/contract/id?codigo=${codes[0]}`).expect(200)
 
     const result = await call('get', `/bff/imports/jobs/${job.id}/result`).buffer(true).parse((res, cb) => {
