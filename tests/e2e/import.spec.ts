@@ -29,6 +29,8 @@ async function upload(page: Page, name: string, data: Buffer) {
   await expect(page.getByRole('heading', { name: /Indica de qué columna/ })).toBeVisible()
 }
 
+test.setTimeout(120_000)
+
 test('imports sign-ups: a bad row is named in Spanish, the fixed file creates drafts, undo removes them', async ({ page }) => {
   await signIn(page, ADMIN)
   await page.goto('/soluciones/contratos/listado')

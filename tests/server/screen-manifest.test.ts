@@ -21,7 +21,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox and «Mis solicitudes». */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox, «Mis solicitudes» and the two bulk imports. */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
@@ -29,6 +29,8 @@ const ADDED_SINCE = {
     { path: '/soluciones/facturas/{id}', screen: 'factura-detalle', title: { es: 'Factura', en: 'Invoice' } },
     { path: '/sysmanager/aprobaciones', screen: 'aprobaciones', permission: 'GESTORACCESS', title: { es: 'Aprobaciones', en: 'Approvals' } },
     { path: '/utilidades/mis-solicitudes', screen: 'mis-solicitudes', title: { es: 'Mis solicitudes', en: 'My requests' } },
+    { path: '/soluciones/contratos/importar', screen: 'contratos-importar', title: { es: 'Importar altas', en: 'Import sign-ups' } },
+    { path: '/soluciones/renovaciones/importar', screen: 'renovaciones-importar', permission: 'VERRENOVACIONES', title: { es: 'Importar cambios de subestado', en: 'Import sub-state changes' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
   menuEntries: [
