@@ -131,7 +131,7 @@ export default function ImportWidget(props: Record<string, unknown>) {
             <>
               <h3>{t('check.errorsTitle')}</h3>
               {current.check.problemCount > current.check.problems.length && <p>{t('check.more', { shown: current.check.problems.length, total: current.check.problemCount })}</p>}
-              <DataTable value={current.check.problems} size="small" stripedRows scrollable scrollHeight="24rem" className="import-problems" pt={{ table: { 'aria-label': t('check.errorsTitle') } }}>
+              <DataTable value={current.check.problems} size="small" stripedRows paginator rows={25} className="import-problems" pt={{ table: { 'aria-label': t('check.errorsTitle') } }}>
                 <Column field="row" header={t('check.row')} style={{ width: '6rem' }} />
                 <Column header={t('check.column')} body={(p: { column: string }) => labelOf(p.column)} style={{ width: '16rem' }} />
                 <Column field="message" header={t('check.message')} />
@@ -168,7 +168,7 @@ export default function ImportWidget(props: Record<string, unknown>) {
               )}
             </>
           )}
-          <DataTable value={current.outcomes} size="small" stripedRows scrollable scrollHeight="24rem" pt={{ table: { 'aria-label': t('result.title') } }} className="import-outcomes">
+          <DataTable value={current.outcomes} size="small" stripedRows paginator rows={25} pt={{ table: { 'aria-label': t('result.title') } }} className="import-outcomes">
             <Column field="row" header={t('result.row')} style={{ width: '6rem' }} />
             <Column header={t('result.outcome')} body={(o: { outcome: RowOutcomeKind }) => <span className={`import-outcome import-outcome--${o.outcome}`}>{t(`outcome.${o.outcome}`)}</span>} style={{ width: '12rem' }} />
             <Column field="record" header={t('result.record')} style={{ width: '12rem' }} />
@@ -204,6 +204,8 @@ function UploadStep({ def, busy, onFile, onTemplate }: { def: ImportDefinitionVi
           type="file"
           accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
           className="import-file"
+          tabIndex={-1}
+          aria-label={t('upload.pick')}
           onChange={(e) => {
             const file = e.target.files?.[0]
             if (file) onFile(file)
