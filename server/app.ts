@@ -19,6 +19,10 @@ import { LIVE_TIMINGS, type LiveTimings } from './events/live-timings'
 import { PresenceAccess } from './events/presence-access'
 import type { PresenceStore } from './events/presence-store'
 import { RecordRules } from './events/record-rules'
+import type { ImportStore } from './imports/import-store'
+import { loadImports, SHIPPED_IMPORTS_DIR } from './imports/import-definitions'
+import { importRoutes } from './imports/import-routes'
+import { ImportService } from './imports/import-service'
 import { noticeRoutes } from './notices/notice-routes'
 import type { ViewStore } from './views/view-store'
 import { viewRoutes } from './views/view-routes'
@@ -103,6 +107,8 @@ export interface AppDeps {
   liveTimings?: Partial<LiveTimings>
   /** Replaces the embedded SQLite view store (tests, Redis). */
   viewStore?: ViewStore
+  /** Replaces the embedded SQLite import store (tests, Redis). */
+  importStore?: ImportStore
   /** Where log lines go (tests capture them); stdout by default. */
   logStream?: DestinationStream
   /** The clock used for token expiry decisions. */
@@ -164,7 +170,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   // First, so its request span covers every hook and route.
   if (deps.tracing) await app.register(deps.tracing.plugin)
 
-  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, events: deps.eventBus, presence: deps.presenceStore, views: deps.viewStore }, app.log)
+  const stores = await openStores(config, { sessions: deps.sessionStore, menus: deps.menuStore, drafts: deps.draftStore, audit: deps.auditLog, approvals: deps.approvalStore, notices: deps.noticeStore, events: deps.eventBus, presence: deps.presenceStore, views: deps.viewStore, imports: deps.importStore }, app.log)
   const { menus: menuStore, attempts } = stores
   const sessions =
     config.sessionCacheMs > 0
@@ -290,6 +296,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   if (config.signupEnabled) await app.register(signupRoutes, { upstream, throttle: new SignUpThrottle(attempts, config.signInThrottle), approvals, catalogue })
   await app.register(noticeRoutes, { gate, store: stores.notices })
   await app.register(viewRoutes, { gate, store: stores.views, screens, audit: auditWriter, catalogue, now: deps.now })
+  // Bulk imports: definitions checked against the catalogue and the shipped screens at start.
+  const imports = new ImportService({ store: stores.imports, cipher: stores.cipher, imports: loadImports(SHIPPED_IMPORTS_DIR, catalogue, shippedScreens), catalogue, log: app.log })
+  await app.register(importRoutes, { gate, service: imports, root: app })
   await app.register(apiProxy, { upstream, gate, checker, bodyLimit: config.apiBodyLimitBytes, audit: callAudit, approvals, auditWriter, changes })
   await app.register(clientAssets, { clientDist: config.clientDist, production: config.production })
 
@@ -308,6 +317,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await stores.events.close()
     await stores.presence.close()
     await stores.views.close()
+    await stores.imports.close()
     await upstream.close().catch(() => undefined)
   })
   return app

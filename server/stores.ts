@@ -17,6 +17,9 @@ import { MemoryEventBus, type EventBus } from './events/event-bus'
 import { MemoryPresenceStore, type PresenceStore } from './events/presence-store'
 import { RedisEventBus } from './events/redis-event-bus'
 import { RedisPresenceStore } from './events/redis-presence-store'
+import type { ImportStore } from './imports/import-store'
+import { RedisImportStore } from './imports/redis-import-store'
+import { SqliteImportStore } from './imports/sqlite-import-store'
 import type { NoticeStore } from './notices/notice-store'
 import { RedisNoticeStore } from './notices/redis-notice-store'
 import { SqliteNoticeStore } from './notices/sqlite-notice-store'
@@ -51,6 +54,8 @@ export interface Stores {
   presence: PresenceStore
   /** Views of lists: private, shared with a group, published to a brand. */
   views: ViewStore
+  /** Bulk imports: jobs, their sealed rows, rows already imported per brand. */
+  imports: ImportStore
 }
 
 export interface OpenedStores extends Stores {
@@ -66,7 +71,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
   const timeouts = { idleMs: config.sessionIdleTimeoutMs, absoluteMs: config.sessionAbsoluteTimeoutMs }
   if (config.redisUrl) {
     const cipher = sharedCipher(config)
-    const [sessions, menus, attempts, drafts, audit, approvals, notices, events, views] = await Promise.all([
+    const [sessions, menus, attempts, drafts, audit, approvals, notices, events, views, imports] = await Promise.all([
       given.sessions ?? RedisSessionStore.open(config.redisUrl, timeouts, { cipher, log }),
       given.menus ?? RedisMenuStore.open(config.redisUrl, { log }),
       given.attempts ?? RedisAttemptCounter.open(config.redisUrl, log),
@@ -76,10 +81,11 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
       given.notices ?? RedisNoticeStore.open(config.redisUrl, { log }),
       given.events ?? RedisEventBus.open(config.redisUrl, { log }),
       given.views ?? RedisViewStore.open(config.redisUrl, { log }),
+      given.imports ?? RedisImportStore.open(config.redisUrl, { log }),
     ])
     const presence = given.presence ?? RedisPresenceStore.open(config.redisUrl, { log })
     if (!given.audit && !given.menus && audit instanceof RedisAuditLog) await moveOldTrail(() => moveRedisMenuTrail(config.redisUrl!, audit, log), log)
-    return { sessions, menus, attempts, drafts, audit, approvals, notices, events, presence, views, cipher }
+    return { sessions, menus, attempts, drafts, audit, approvals, notices, events, presence, views, imports, cipher }
   }
   const cipher = new TokenCipher(config.sessionEncryptionKey ?? keyFromDataDir(config.dataDir))
   const menusFile = path.join(config.dataDir, 'bff-menus.db')
@@ -96,6 +102,7 @@ export async function openStores(config: Config, given: Partial<Stores>, log: St
     events: given.events ?? new MemoryEventBus(),
     presence: given.presence ?? new MemoryPresenceStore(),
     views: given.views ?? new SqliteViewStore(path.join(config.dataDir, 'bff-views.db')),
+    imports: given.imports ?? new SqliteImportStore(path.join(config.dataDir, 'bff-imports.db')),
     cipher,
   }
 }

@@ -1,3 +1,4 @@
+import { conditionHolds } from '../../schemas/form-rules'
 import type { Condition } from '../../schemas/screen'
 
 /** What templates in a screen can refer to (see schemas/screen.ts). */
@@ -99,13 +100,7 @@ export function resolveParams(params: Record<string, unknown> | undefined, ctx: 
 }
 
 export function evalCondition(cond: Condition | undefined, ctx: TemplateContext): boolean {
-  if (!cond) return true
-  const v = lookup(ctx, cond.field)
-  if (cond.equals !== undefined && v !== cond.equals) return false
-  if (cond.in && !cond.in.includes(v as string | number | boolean)) return false
-  if (cond.notIn && cond.notIn.includes(v as string | number | boolean)) return false
-  if (cond.truthy !== undefined && Boolean(v) !== cond.truthy) return false
-  return true
+  return conditionHolds(cond, (path) => lookup(ctx, path))
 }
 
 /** `fromData` paths: a bare field reads the enclosing detail's data (`Historial` → `data.Historial`); `data` alone is all of it. */

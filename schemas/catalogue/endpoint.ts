@@ -180,6 +180,11 @@ export const Endpoint = Type.Object(
      * input): the BFF masks it in logs but not in the answer, since the user typed it.
      */
     personalEcho: Type.Optional(Type.Boolean()),
+    /**
+     * A validator call whose check the portal also runs itself (schemas/business/identifiers.ts):
+     * a bulk import validates thousands of values with it locally instead of one call per value.
+     */
+    check: Type.Optional(Type.Enum(['nif', 'iban', 'cups'])),
     /** The toast of a failure: titled by area, the server's text or else this message (spec §8); Spanish, or Spanish and English. */
     error: Type.Object({ area: CallText, message: Type.Optional(CallText) }, { additionalProperties: false }),
   },

@@ -1,6 +1,6 @@
 import { HttpError } from './errors'
 
-export type StoreName = 'sessionStore' | 'menuStore' | 'draftStore' | 'auditLog' | 'approvalStore' | 'noticeStore' | 'presenceStore' | 'viewStore'
+export type StoreName = 'sessionStore' | 'menuStore' | 'draftStore' | 'auditLog' | 'approvalStore' | 'noticeStore' | 'presenceStore' | 'viewStore' | 'importStore'
 
 export const STORE_UNAVAILABLE_MESSAGE = 'El servicio no está disponible en este momento. Inténtalo de nuevo en unos segundos.'
 

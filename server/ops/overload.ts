@@ -1,5 +1,6 @@
 import type { FastifyUnderPressureOptions } from '@fastify/under-pressure'
 import type { FastifyBaseLogger } from 'fastify'
+import { randomBytes } from 'node:crypto'
 import { getHeapStatistics } from 'node:v8'
 import { HttpError } from '../lib/errors'
 import { METRICS_PATH } from '../plugins/metrics'
@@ -23,6 +24,14 @@ export const OVERLOAD_MESSAGE = 'El portal está atendiendo demasiadas peticione
  */
 const ALWAYS_ANSWERED = new Set(['/healthz', METRICS_PATH])
 
+/**
+ * A call the BFF makes to itself (in-process) for a request it already admitted, such as an
+ * import's rows: carries this header with this process's secret, and is not refused halfway
+ * through the work it belongs to. The proxy never forwards the header.
+ */
+export const INTERNAL_CALL_HEADER = 'x-portal-internal'
+export const INTERNAL_CALL_TOKEN = randomBytes(24).toString('base64url')
+
 /** At most one overload warning in the log per this many milliseconds. */
 const WARN_EVERY_MS = 10_000
 
@@ -41,6 +50,7 @@ export function overloadOptions(limits: OverloadLimits, log: FastifyBaseLogger):
     // Thrown: the app's error handler answers it as { statusCode, error, message }.
     pressureHandler: async (request, reply, type, value) => {
       if (ALWAYS_ANSWERED.has(request.routeOptions.url ?? '')) return
+      if (request.headers[INTERNAL_CALL_HEADER] === INTERNAL_CALL_TOKEN) return
       const now = Date.now()
       if (now - lastWarning >= WARN_EVERY_MS) {
         lastWarning = now

@@ -21,7 +21,7 @@ import { outcomeOfError, outcomeOfStatus, toUpstreamError, type UpstreamClient, 
  * length of a JSON body is the BFF's own (it forwards the body it checked, re-serialised).
  */
 const STRIPPED_REQUEST = new Set([
-  'cookie', 'authorization', 'x-brand-domain', 'x-request-id', 'x-csrf', 'forwarded', 'x-real-ip', 'traceparent', 'tracestate', 'baggage', 'x-api-key',
+  'cookie', 'authorization', 'x-brand-domain', 'x-request-id', 'x-csrf', 'forwarded', 'x-real-ip', 'traceparent', 'tracestate', 'baggage', 'x-api-key', 'x-portal-internal',
   'host', 'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade',
 ])
 const isStrippedRequestHeader = (name: string) => STRIPPED_REQUEST.has(name) || name.startsWith('x-forwarded-')

@@ -21,7 +21,7 @@ import { startFakeUpstream, type FakeUpstream } from '../helpers/fake-upstream'
  * menu versions name entry keys, and the routes are what users' links and bookmarks open.
  */
 const fixture = <T,>(name: string): T => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name), 'utf8')) as T
-/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox, the approval-policy editor and «Mis solicitudes». */
+/** What was added after routes.json and default-menu.json gave way to the screen files: the screen studio and its preview page, the audit, the invoice detail, the approvals' inbox, the approval-policy editor, «Mis solicitudes» and the two bulk imports. */
 const ADDED_SINCE = {
   routes: [
     { path: '/sysmanager/pantallas', screen: 'pantallas', permission: 'GESTORACCESS', title: { es: 'Pantallas', en: 'Screens' } },
@@ -31,6 +31,8 @@ const ADDED_SINCE = {
     { path: '/sysmanager/politicas-aprobacion', screen: 'politicas-aprobacion', permission: 'GESTORACCESS', title: { es: 'Políticas de aprobación', en: 'Approval policies' } },
     { path: '/utilidades/mis-solicitudes', screen: 'mis-solicitudes', title: { es: 'Mis solicitudes', en: 'My requests' } },
     { path: '/auth/signup', screen: 'signup', public: true, title: { es: 'Crear cuenta', en: 'Create account' } },
+    { path: '/soluciones/contratos/importar', screen: 'contratos-importar', title: { es: 'Importar altas', en: 'Import sign-ups' } },
+    { path: '/soluciones/renovaciones/importar', screen: 'renovaciones-importar', permission: 'VERRENOVACIONES', title: { es: 'Importar cambios de subestado', en: 'Import sub-state changes' } },
     ...APP_PAGES.map((p) => ({ ...p, title: { ...p.title } })),
   ] as RouteDef[],
   menuEntries: [

@@ -1,3 +1,4 @@
+import { RULE_MESSAGES } from '../../../schemas/form-rules'
 import { defineMessages } from '../../i18n/i18n'
 
 /** Texts of the form chrome: steps, buttons, field states, inputs and the rules' messages. */
@@ -40,14 +41,7 @@ export const messages = defineMessages({
     'file.drop': 'Arrastra aquí los archivos o',
     'file.pick': 'elígelos',
     'file.remove': 'Quitar {name}',
-    'rule.required': 'Este campo es obligatorio.',
-    'rule.mustCheck': 'Debes marcar esta casilla.',
-    'rule.minLength': 'Debe tener al menos {n} caracteres.',
-    'rule.maxLength': 'No puede tener más de {n} caracteres.',
-    'rule.email': 'Introduce un correo electrónico válido.',
-    'rule.min': 'El valor mínimo es {n}.',
-    'rule.max': 'El valor máximo es {n}.',
-    'rule.fileTooBig': '«{name}» supera {n} MB.',
+    ...RULE_MESSAGES.es,
   },
   en: {
     'form.name': 'Form',
@@ -87,13 +81,6 @@ export const messages = defineMessages({
     'file.drop': 'Drop the files here or',
     'file.pick': 'choose them',
     'file.remove': 'Remove {name}',
-    'rule.required': 'This field is required.',
-    'rule.mustCheck': 'You must check this box.',
-    'rule.minLength': 'It must be at least {n} characters long.',
-    'rule.maxLength': 'It cannot be longer than {n} characters.',
-    'rule.email': 'Enter a valid e-mail address.',
-    'rule.min': 'The minimum value is {n}.',
-    'rule.max': 'The maximum value is {n}.',
-    'rule.fileTooBig': '“{name}” is larger than {n} MB.',
+    ...RULE_MESSAGES.en,
   },
 })

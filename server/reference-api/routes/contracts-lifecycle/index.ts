@@ -3,6 +3,7 @@ import type { ApiContext } from '../../lib/context'
 import { tolerantJsonBodies } from '../../lib/json-body'
 import { clientRoutes } from './clients'
 import { documentRoutes } from './documents'
+import { draftDeleteRoutes } from './draft-delete'
 import { editRoutes } from './edit'
 import { endRoutes } from './end'
 import { insertRoutes } from './insert'
@@ -41,5 +42,6 @@ export async function contractLifecycleRoutes(app: FastifyInstance, opts: ApiCon
   await app.register(stateRoutes, opts)
   await app.register(editRoutes, opts)
   await app.register(endRoutes, opts)
+  await app.register(draftDeleteRoutes, opts)
   await app.register(printRoutes, opts)
 }
