@@ -1,6 +1,6 @@
 import { defineMessages } from '../../i18n/i18n'
 
-/** Texts of the table chrome: toolbar, filters, saved filters, column chooser, selection, pager. */
+/** Texts of the table chrome: toolbar, filters, saved filters, column chooser, layout menu, selection, pager, totals. */
 export const messages = defineMessages({
   es: {
     'toolbar.columns': 'Columnas',
@@ -45,6 +45,16 @@ export const messages = defineMessages({
     'filter.minShort': 'Mín.',
     'filter.maxShort': 'Máx.',
     'filter.search': 'Buscar…',
+    'grid.menu': 'Diseño',
+    'grid.density': 'Densidad',
+    'grid.comfortable': 'Cómoda',
+    'grid.compact': 'Compacta',
+    'grid.pin': 'Fijar columna',
+    'grid.pinLeft': 'A la izquierda',
+    'grid.pinRight': 'A la derecha',
+    'grid.unpin': 'Sin fijar',
+    'grid.reset': 'Restablecer',
+    'grid.totals': 'Total (filtro)',
   },
   en: {
     'toolbar.columns': 'Columns',
@@ -87,5 +97,15 @@ export const messages = defineMessages({
     'filter.minShort': 'Min.',
     'filter.maxShort': 'Max.',
     'filter.search': 'Search…',
+    'grid.menu': 'Layout',
+    'grid.density': 'Density',
+    'grid.comfortable': 'Comfortable',
+    'grid.compact': 'Compact',
+    'grid.pin': 'Pin column',
+    'grid.pinLeft': 'To the left',
+    'grid.pinRight': 'To the right',
+    'grid.unpin': 'Not pinned',
+    'grid.reset': 'Reset',
+    'grid.totals': 'Total (filter)',
   },
 })
