@@ -8,17 +8,23 @@ import { messages } from './messages'
 import type { Pin } from './table-prefs'
 import type { GridLayoutController } from './use-grid-layout'
 
-/** The table's layout menu: density, pinning a column left or right, and «Restablecer». */
+/** The table's layout menu: density, pinning columns to the left or right edge, and «Restablecer». */
 export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: GridLayoutController }) {
   const { l } = useI18n()
   const t = useMessages(messages)
   const menu = useRef<TieredMenu>(null)
   const { density, pinned } = grid.layout
   const checked = (on: boolean) => (on ? 'pi pi-check' : 'pi pi-fw')
-  const pinItem = (field: string, side: Pin | null, label: string): MenuItem => ({
+  // One submenu per side (a third menu level is awkward to reach): a checked column is pinned
+  // to that side, and choosing it again unpins it.
+  const pinMenu = (side: Pin, label: string): MenuItem => ({
     label,
-    icon: checked((pinned[field] ?? null) === side),
-    command: () => grid.setPin(field, side),
+    icon: side === 'left' ? 'pi pi-arrow-left' : 'pi pi-arrow-right',
+    items: columns.map((col) => ({
+      label: l(col.header),
+      icon: checked(pinned[col.field] === side),
+      command: () => grid.setPin(col.field, pinned[col.field] === side ? null : side),
+    })),
   })
   const model: MenuItem[] = [
     {
@@ -29,15 +35,8 @@ export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: 
         { label: t('grid.compact'), icon: checked(density === 'compact'), command: () => grid.setDensity('compact') },
       ],
     },
-    {
-      label: t('grid.pin'),
-      icon: 'pi pi-thumbtack',
-      items: columns.map((col) => ({
-        label: l(col.header),
-        icon: pinned[col.field] ? 'pi pi-thumbtack' : 'pi pi-fw',
-        items: [pinItem(col.field, 'left', t('grid.pinLeft')), pinItem(col.field, 'right', t('grid.pinRight')), pinItem(col.field, null, t('grid.unpin'))],
-      })),
-    },
+    pinMenu('left', t('grid.pinLeft')),
+    pinMenu('right', t('grid.pinRight')),
     { separator: true },
     { label: t('grid.reset'), icon: 'pi pi-refresh', disabled: !grid.customised, command: () => grid.reset() },
   ]
