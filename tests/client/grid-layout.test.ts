@@ -37,6 +37,12 @@ describe('table preferences as read (parseTablePrefs)', () => {
     })
   })
 
+  it('keeps keys it does not know, so saving the layout never loses another part of the preference', () => {
+    const parsed = parseTablePrefs({ columns: ['Codigo'], vistas: [{ id: 1 }], density: 'compact' })
+    expect(parsed).toEqual({ columns: ['Codigo'], vistas: [{ id: 1 }], density: 'compact' })
+    expect(resetLayout(withPin(parsed, 'Codigo', 'left'))).toEqual({ vistas: [{ id: 1 }] })
+  })
+
   it.each([undefined, null, 'texto', 42, ['Codigo'], true])('anything but an object is no preference: %j', (raw) => {
     expect(parseTablePrefs(raw)).toEqual({})
   })

@@ -251,7 +251,7 @@ test.describe('the grid', () => {
       await page.keyboard.press('ArrowDown')
       await expectAccessible(page)
       await page.getByRole('button', { name: lang === 'en' ? 'Layout' : 'Diseño' }).click()
-      await expect(page.getByRole('menu')).toBeVisible()
+      await expect(page.getByRole('menubar')).toBeVisible()
       await expectAccessible(page)
       await context.close()
     }

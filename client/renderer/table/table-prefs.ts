@@ -32,13 +32,16 @@ function savedFilterOf(v: unknown): SavedFilter | null {
   return { name: v.name, filters, sort }
 }
 
+const KNOWN = ['columns', 'filters', 'widths', 'pinned', 'density']
+
 /**
  * The stored value as a TablePrefs, whatever was stored (another version's shape, a hand-made
- * value): each part that is not what it should be is dropped, the rest kept.
+ * value): each of its parts that is not what it should be is dropped, the rest kept. Keys it
+ * does not know are kept as they are, so a save of one part never loses another concern's.
  */
 export function parseTablePrefs(raw: unknown): TablePrefs {
   if (!isRecord(raw)) return {}
-  const out: TablePrefs = {}
+  const out: TablePrefs = Object.fromEntries(Object.entries(raw).filter(([k]) => !KNOWN.includes(k)))
   if (Array.isArray(raw.columns)) out.columns = raw.columns.filter((f): f is string => typeof f === 'string')
   if (Array.isArray(raw.filters)) out.filters = raw.filters.map(savedFilterOf).filter((f): f is SavedFilter => f !== null)
   if (isRecord(raw.widths)) {
