@@ -400,6 +400,8 @@ export const Screen = Type.Cyclic(
           columns: Type.Array(Column, { minItems: 1 }),
           defaultSort: Type.Optional(Type.Object({ field: Type.String(), order: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }, { additionalProperties: false })),
           pageSizes: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 500 }))),
+          /** Larger page sizes offered after `pageSizes`, drawn with a virtual scroller (fetched in pages the upstream serves). */
+          virtualPageSizes: Type.Optional(Type.Array(Type.Integer({ minimum: 101, maximum: 10000 }))),
           export: Type.Optional(Type.Object({ endpoint: ApiPath, params: Type.Optional(Params), fileName: Type.Optional(Text), ...ErrorSpec }, { additionalProperties: false })),
           rowLink: Type.Optional(Type.String({ pattern: '^/' })),
           rowActions: Type.Optional(Type.Array(Type.Ref('Action'))),

@@ -10,6 +10,8 @@ export const Paged = <T extends Type.TSchema>(item: T) =>
       PageIndex: Type.Integer({ minimum: 0 }),
       /** -1 for an export (every row). */
       PageSize: Type.Integer({ minimum: -1 }),
+      /** The sum of each summable column (the catalogue's `list.summable`) over every row the filters leave; absent when the call sums none. */
+      Totales: Type.Optional(Type.Record(Type.String(), Type.Number())),
     },
     CLOSED,
   )
@@ -19,4 +21,5 @@ export interface Paged<T> {
   TotalCount: number
   PageIndex: number
   PageSize: number
+  Totales?: Record<string, number>
 }

@@ -73,6 +73,10 @@ function checkCoherence(call: Endpoint): void {
     const known = param in (call.pathParams ?? {}) || param in (call.query ?? {}) || (call.body?.kind === 'json' && param in (call.body.fields ?? {}))
     if (!known) throw new CatalogueError(`${where}: el registro se identifica por «${param}», que no es un parámetro de la llamada.`)
   }
+  // A total is of a column the list has: one it sorts or filters by.
+  for (const field of call.list?.summable ?? []) {
+    if (!call.list!.sortable.includes(field) && !call.list!.filterable.includes(field)) throw new CatalogueError(`${where}: la columna sumable «${field}» no es una columna de la lista.`)
+  }
   if (call.list && call.query) {
     for (const name of PAGING_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la paginación y no se declara.`)
     if (call.list.pages) for (const name of EXPORT_COLUMN_PARAMS) if (name in call.query) throw new CatalogueError(`${where}: «${name}» es de la exportación por páginas y no se declara.`)

@@ -79,6 +79,20 @@ describe('the shapes of the answers, as the catalogue names them', () => {
     }
   })
 
+  it('the catalogue refuses a summable column that is not a column of the list', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-summable-'))
+    const file = path.join(dir, 'extra.json')
+    const call = { id: 'extra.list', method: 'GET', path: 'api/extra', summary: 'Lista.', effect: 'read', list: { mode: 'paged', sortable: ['Importe'], filterable: [], summable: ['Importe'] }, error: { area: 'Extra' } }
+    fs.writeFileSync(file, JSON.stringify({ calls: [call] }))
+    try {
+      expect(() => loadCatalogue({ extraFiles: [file] })).not.toThrow()
+      fs.writeFileSync(file, JSON.stringify({ calls: [{ ...call, list: { ...call.list, summable: ['Importe', 'Otro'] } }] }))
+      expect(() => loadCatalogue({ extraFiles: [file] })).toThrow(/la columna sumable «Otro» no es una columna de la lista/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
   it('a renamed or missing field is a mismatch, named by its JSON path', () => {
     const folder = { Id: 1, Nombre: 'Plantillas', CarpetaPadreId: null, NumArchivos: 0, NumCarpetas: 0, Fecha: '2026-08-16T08:59:27Z', Hijas: [] }
     expect(firstMismatch('files.tree', [folder])).toBeNull()
@@ -104,6 +118,11 @@ describe('the shapes of the answers, as the catalogue names them', () => {
         const res = await caller.call(call.method, urlOf(call, req), { query: req.query, body: req.body })
         expect(res.status, `${what}: ${res.text.slice(0, 300)}`).toBe(200)
         expect(firstMismatch(call.shape!, res.body), `${what} against «${call.shape}»`).toBeNull()
+        // A paged list totals exactly the columns the catalogue declares summable, and no others.
+        if (call.list?.mode === 'paged') {
+          const totals = (res.body as { Totales?: Record<string, number> }).Totales
+          expect(Object.keys(totals ?? {}).sort(), `${what}: Totales`).toEqual([...(call.list.summable ?? [])].sort())
+        }
       }
     })
   })

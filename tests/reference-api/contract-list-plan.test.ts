@@ -35,13 +35,14 @@ beforeAll(async () => {
   const prepare = db.prepare.bind(db)
   db.prepare = ((sql: string) => {
     const statement = prepare(sql)
-    if (!/^SELECT (COUNT\(\*\)|c\.id) /.test(sql)) return statement
+    // The count (with the summable columns' totals after it) and the page's keys.
+    if (!/^SELECT (COUNT\(\*\)[ ,]|c\.id )/.test(sql)) return statement
     const record = (params: unknown[]) => captured.push({ sql, params })
     return new Proxy(statement, {
       get(target, property) {
-        if (property === 'pluck') {
+        if (property === 'pluck' || property === 'raw') {
           return () => {
-            const plucked = target.pluck()
+            const plucked = property === 'raw' ? target.raw() : target.pluck()
             return new Proxy(plucked, {
               get: (t, p) => (p === 'get' || p === 'all' ? (...params: unknown[]) => (record(params), t[p](...params)) : bound(t, p)),
             })

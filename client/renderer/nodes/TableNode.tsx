@@ -1,10 +1,10 @@
 import { Button } from 'primereact/button'
 import { Column as PrimeColumn } from 'primereact/column'
-import { DataTable, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
+import { DataTable, type DataTableColReorderEvent, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
 import { Dropdown } from 'primereact/dropdown'
 import { SplitButton } from 'primereact/splitbutton'
 import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
-import { useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -16,12 +16,28 @@ import { ReasonDialog } from '../actions/ReasonDialog'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar } from '../table/FilterBar'
+import { ROW_INDEX_CLASS } from '../table/grid-dom'
+import { extendSelection } from '../table/grid-keys'
+import { arrangeColumns } from '../table/grid-layout'
+import { GridMenu } from '../table/GridMenu'
 import { messages } from '../table/messages'
-import { DEFAULT_PAGE_SIZES } from '../table/table-state'
+import { pageSizesOf, VIRTUAL_FROM } from '../table/table-state'
+import { totalCells } from '../table/totals'
+import { useGridKeyboard } from '../table/use-grid-keyboard'
+import { useGridLayout } from '../table/use-grid-layout'
+import { useRowHeight } from '../table/use-row-height'
 import { useTableController, type Row } from '../table/use-table-controller'
 import { ViewsMenu } from '../table/ViewsMenu'
 
-/** A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk actions, column choice and views. The state and data are the controller's; this draws them with PrimeReact. */
+/** First guess of a row's height (px) per density, for the virtual scroller; the drawn height is measured then. */
+const ROW_HEIGHT = { comfortable: 41, compact: 31 } as const
+
+/**
+ * A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk
+ * actions, column choice and views; as a grid: resizable, reorderable and pinnable
+ * columns, density, keyboard use, virtual scrolling of large pages and a totals row. The state
+ * and data are the controller's; this draws them with PrimeReact.
+ */
 export function TableNodeView({ node }: { node: TableNode }) {
   const { l } = useI18n()
   const t = useMessages(messages)
@@ -33,6 +49,16 @@ export function TableNodeView({ node }: { node: TableNode }) {
   // An untitled table is named by the screen's explicit area where it gives one; an area is
   // Spanish only (a plain string of the screen), so in English the translated title names it.
   const tableName = node.title ? title : node.errorArea ? l(node.errorArea) : title
+  const grid = useGridLayout(node, tableName)
+  const { layout } = grid
+  const shown = arrangeColumns(columns, layout.pinned)
+  const totals = rows.length > 0 ? totalCells(shown, table.totals) : null
+  const virtual = table.paged && state.size > VIRTUAL_FROM
+  const dt = useRef<DataTable<Row[]>>(null)
+  const gridRef = useRef<HTMLDivElement>(null)
+  // Each row carries its index in a class: the keyboard grid finds rows by it, virtual scroller or not.
+  const rowIndex = useMemo(() => new Map(rows.map((r, i) => [r, i])), [rows])
+  const rowHeight = useRowHeight(gridRef, ROW_HEIGHT[layout.density], virtual, rows)
   // The export is a table action like the declared ones: the command palette offers it too.
   useOfferAction(node.export ? { key: `${node.id}:export`, label: `${t('toolbar.export')} — ${tableName}`, icon: 'pi pi-file-excel', run: () => void table.exportFile() } : null)
 
@@ -70,6 +96,39 @@ export function TableNodeView({ node }: { node: TableNode }) {
         }
       : {}
 
+  const keyOf = (row: Row) => row[node.dataKey]
+  const selectRows = (indexes: Set<number>) => table.select(rows.filter((_, i) => indexes.has(i)))
+  const selectedIndexes = () => new Set(selection.map((r) => rows.findIndex((x) => keyOf(x) === keyOf(r))).filter((i) => i >= 0))
+  const keyboard = useGridKeyboard({
+    rootRef: gridRef,
+    rows: rows.length,
+    cols: shown.length + (bulk.length > 0 ? 1 : 0) + (node.rowActions?.length ? 1 : 0),
+    offset: table.paged ? state.page * state.size : 0,
+    total: table.paged ? total : rows.length,
+    hasPrevPage: state.page > 0,
+    hasNextPage: (state.page + 1) * state.size < total,
+    scrollToRow: (index) => dt.current?.getVirtualScroller()?.scrollToIndex(index),
+    onOpen: (index) => {
+      const row = rows[index]
+      if (!row) return
+      if (rowLink) navigate(table.rowHref(row)!)
+      // No row link: the row's first action (its "open" where the screen has one).
+      else gridRef.current?.querySelector<HTMLElement>(`tr.${ROW_INDEX_CLASS}${index} .row-actions button`)?.click()
+    },
+    onToggle:
+      bulk.length > 0
+        ? (index) => {
+            const next = selectedIndexes()
+            if (next.has(index)) next.delete(index)
+            else next.add(index)
+            selectRows(next)
+          }
+        : undefined,
+    onExtend: bulk.length > 0 ? (anchor, from, to) => selectRows(extendSelection(selectedIndexes(), anchor, from, to)) : undefined,
+    onPage: (delta) => table.setPage(state.page + delta, state.size),
+  })
+  const totalsLabelField = totals ? shown.find((c) => !totals.has(c.field))?.field : undefined
+
   return (
     <section className="screen-table card" aria-label={tableName}>
       <div className="table-toolbar">
@@ -78,6 +137,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
           {node.actions?.map((a) => <ActionButton key={a.id} action={a} ownerId={node.id} offer />)}
           {table.paged && <ViewsMenu tableId={node.id} views={table.views} />}
           <Button type="button" icon="pi pi-table" label={t('toolbar.columns')} outlined size="small" onClick={() => setChooser(true)} />
+          <GridMenu columns={shown} grid={grid} />
           {node.export &&
             (table.clearExport ? (
               // Masked by default; the clear export is the second choice, after a reason.
@@ -127,7 +187,9 @@ export function TableNodeView({ node }: { node: TableNode }) {
       ) : view === 'loading' ? (
         <LoadingState lines={Math.min(state.size, 6)} className="table-loading" />
       ) : (
+        <div ref={gridRef} className="grid-frame" onKeyDown={keyboard.onKeyDown} onFocus={keyboard.onFocus} onBlur={keyboard.onBlur}>
         <DataTable
+          ref={dt}
           value={rows}
           dataKey={node.dataKey}
           lazy
@@ -136,7 +198,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
           first={state.page * state.size}
           rows={state.size}
           totalRecords={total}
-          rowsPerPageOptions={node.pageSizes ?? DEFAULT_PAGE_SIZES}
+          rowsPerPageOptions={pageSizesOf(node)}
           onPage={onPage}
           sortField={state.sort?.field}
           sortOrder={state.sort ? (state.sort.order === 'desc' ? -1 : 1) : 0}
@@ -163,29 +225,51 @@ export function TableNodeView({ node }: { node: TableNode }) {
                 }
               : undefined
           }
-          rowClassName={() => (rowLink ? 'row-clickable' : '')}
+          rowClassName={(row: Row) => `${ROW_INDEX_CLASS}${rowIndex.get(row) ?? -1}${rowLink ? ' row-clickable' : ''}`}
           stripedRows
           size="small"
+          className={`grid-density-${layout.density}${virtual ? ' grid-virtual' : ''}`}
           scrollable
+          // Large pages: only the rows in view are in the DOM.
+          {...(virtual ? { scrollHeight: '65vh', virtualScrollerOptions: { itemSize: rowHeight } } : {})}
+          resizableColumns
+          columnResizeMode="expand"
+          onColumnResizeEnd={(e) => {
+            const field = (e.column as { props?: { field?: string } }).props?.field
+            if (field) grid.setWidth(field, e.element.offsetWidth)
+          }}
+          reorderableColumns
+          onColReorder={(e: DataTableColReorderEvent) => {
+            const fields = (e.columns as unknown as { props?: { field?: string } }[]).map((c) => c.props?.field).filter((f): f is string => !!f && columns.some((col) => col.field === f))
+            grid.setOrder(fields)
+          }}
           tableStyle={{ minWidth: '40rem' }}
           aria-label={tableName}
           data-table={node.id}
         >
           {bulk.length > 0 && (
             // The header checkbox's own name comes from English texts bundled into the table (PrimeReact 10.9): named here.
-            <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
+            <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} reorderable={false} resizeable={false} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
           )}
-          {columns.map((col) => (
-            <PrimeColumn
-              key={col.field}
-              field={col.field}
-              header={l(col.header)}
-              sortable={!!col.sortable}
-              body={bodyFor(col)}
-              style={col.width ? { width: col.width } : undefined}
-              align={col.align ?? (isNumericFormat(col.format) ? 'right' : undefined)}
-            />
-          ))}
+          {shown.map((col) => {
+            const px = layout.widths[col.field]
+            const width = px ? `${px}px` : col.width
+            return (
+              <PrimeColumn
+                key={col.field}
+                columnKey={col.field}
+                field={col.field}
+                header={l(col.header)}
+                sortable={!!col.sortable}
+                body={bodyFor(col)}
+                style={width ? { width, minWidth: width } : undefined}
+                align={col.align ?? (isNumericFormat(col.format) ? 'right' : undefined)}
+                frozen={!!layout.pinned[col.field]}
+                alignFrozen={layout.pinned[col.field] ?? 'left'}
+                footer={totals ? (col.field === totalsLabelField ? t('grid.totals') : <span translate="no">{totals.get(col.field) ?? ''}</span>) : undefined}
+              />
+            )
+          })}
           {node.rowActions && node.rowActions.length > 0 && (
             <PrimeColumn
               header={t('table.actions')}
@@ -198,9 +282,12 @@ export function TableNodeView({ node }: { node: TableNode }) {
                 </span>
               )}
               style={{ width: `${Math.max(5, node.rowActions.length * 3)}rem` }}
+              reorderable={false}
+              resizeable={false}
             />
           )}
         </DataTable>
+        </div>
       )}
       {askingReason && (
         <ReasonDialog

@@ -1,6 +1,6 @@
 import { defineMessages } from '../../i18n/i18n'
 
-/** Texts of the table chrome: toolbar, filters, views, column chooser, selection, pager. */
+/** Texts of the table chrome: toolbar, filters, views, column chooser, layout menu, selection, pager, totals. */
 export const messages = defineMessages({
   es: {
     'toolbar.columns': 'Columnas',
@@ -71,6 +71,14 @@ export const messages = defineMessages({
     'filter.minShort': 'Mín.',
     'filter.maxShort': 'Máx.',
     'filter.search': 'Buscar…',
+    'grid.menu': 'Diseño',
+    'grid.density': 'Densidad',
+    'grid.comfortable': 'Cómoda',
+    'grid.compact': 'Compacta',
+    'grid.pinLeft': 'Fijar a la izquierda',
+    'grid.pinRight': 'Fijar a la derecha',
+    'grid.reset': 'Restablecer',
+    'grid.totals': 'Total (filtro)',
   },
   en: {
     'toolbar.columns': 'Columns',
@@ -139,5 +147,13 @@ export const messages = defineMessages({
     'filter.minShort': 'Min.',
     'filter.maxShort': 'Max.',
     'filter.search': 'Search…',
+    'grid.menu': 'Layout',
+    'grid.density': 'Density',
+    'grid.comfortable': 'Comfortable',
+    'grid.compact': 'Compact',
+    'grid.pinLeft': 'Pin to the left',
+    'grid.pinRight': 'Pin to the right',
+    'grid.reset': 'Reset',
+    'grid.totals': 'Total (filter)',
   },
 })

@@ -23,6 +23,14 @@ export const PAGE_FRESH_MS = 5_000
 export const DEFAULT_PAGE_SIZE = 10
 export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100]
 
+/** Page sizes above this are drawn with a virtual scroller (only the rows in view are in the DOM). */
+export const VIRTUAL_FROM = 100
+
+/** The page sizes a table offers: the screen's (or the default ones), then its virtual-scroll sizes. */
+export function pageSizesOf(node: TableNode): number[] {
+  return [...(node.pageSizes ?? DEFAULT_PAGE_SIZES), ...(node.virtualPageSizes ?? [])]
+}
+
 export function defaultState(node: TableNode): TableState {
   return { page: 0, size: node.pageSizes?.[0] ?? DEFAULT_PAGE_SIZE, sort: node.defaultSort ?? null, filters: {} }
 }
@@ -36,7 +44,7 @@ export function readState(search: URLSearchParams, prefix: string, node: TableNo
   const base = defaultState(node)
   const page = Number(search.get(key('page')))
   const size = Number(search.get(key('size')))
-  const sizes = node.pageSizes ?? DEFAULT_PAGE_SIZES
+  const sizes = pageSizesOf(node)
   const sortRaw = search.get(key('sort'))
   let sort = base.sort
   if (sortRaw) {

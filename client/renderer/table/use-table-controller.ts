@@ -15,17 +15,12 @@ import { messages as rendererMessages } from '../messages'
 import { useScreenTitle } from '../screen-title'
 import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
 import { messages } from './messages'
+import { fetchChunked, UPSTREAM_MAX_PAGE as MAX_PAGE } from './chunked-page'
 import { EXPORT_REASON_HEADER, exportColumnParams, isPagedExport, usePagedExport } from './paged-export'
-import { defaultState, exportParams, PAGE_FRESH_MS, localPage, pagedParams, readState, writeState, type SavedFilter, type TableState } from './table-state'
+import { defaultState, exportParams, PAGE_FRESH_MS, localPage, pagedParams, readState, writeState, type TableState } from './table-state'
+import { parseTablePrefs, type TablePrefs } from './table-prefs'
+import { totalsOf } from './totals'
 import { useTableViews, type TableViews } from './use-table-views'
-
-/** Largest page the upstream serves; used to gather every row matching a filter for bulk actions. */
-const MAX_PAGE = 500
-
-interface TablePrefs {
-  columns?: string[]
-  filters?: SavedFilter[]
-}
 
 export type Row = Record<string, unknown>
 export type TableSort = TableState['sort']
@@ -38,6 +33,8 @@ export interface TableController {
   paged: boolean
   rows: Row[]
   total: number
+  /** The answer's `Totales` (sums over the whole filtered set), null when it has none. */
+  totals: Record<string, number> | null
   /** The data is being fetched (delayed, so a quick answer never flashes a spinner). */
   loading: boolean
   /** The first answer is on its way: nothing (not even stale rows) to show yet. */
@@ -108,6 +105,8 @@ export function useTableController(node: TableNode): TableController {
   const manifest = useLoadedManifest()
   const [state, setState] = useTableState(node)
   const prefs = usePreference<TablePrefs>(`tabla:${ctx.screenId}:${node.id}`)
+  // Validated where it is read: a preference of another version's shape is taken for what it holds.
+  const stored = useMemo(() => parseTablePrefs(prefs.value), [prefs.value])
   const [selection, setSelection] = useState<Row[]>([])
   const [allMatching, setAllMatching] = useState(false)
   const [exporting, setExporting] = useState(false)
@@ -122,7 +121,11 @@ export function useTableController(node: TableNode): TableController {
   const requestParams = paged ? { ...baseParams, ...pagedParams(node, state) } : baseParams
   const query = useQuery({
     queryKey: [...nodeKey(node.id), endpoint, requestParams],
-    queryFn: () => api.get<unknown>(endpoint, { params: requestParams }),
+    // A page above what the upstream serves (virtual-scroll sizes) is fetched as several.
+    queryFn: () =>
+      paged && state.size > MAX_PAGE
+        ? fetchChunked((params) => api.get<unknown>(endpoint, { params }), requestParams, state.page, state.size, node.source.rowsPath)
+        : api.get<unknown>(endpoint, { params: requestParams }),
     placeholderData: keepPreviousData,
     // A page prefetched on intent (screen-query.ts) is used, not fetched again, when the click follows.
     staleTime: PAGE_FRESH_MS,
@@ -142,7 +145,9 @@ export function useTableController(node: TableNode): TableController {
     return { rows: list, total: Number(getPath(data, node.source.totalPath ?? 'TotalCount') ?? list.length) }
   }, [data, node, paged, fromData, state])
 
-  const visibleFields = (viewColumns ?? prefs.value?.columns)?.filter((f) => node.columns.some((c) => c.field === f))
+  const totals = useMemo(() => (paged ? totalsOf(data) : null), [paged, data])
+
+  const visibleFields = (viewColumns ?? stored.columns)?.filter((f) => node.columns.some((c) => c.field === f))
   const columns = visibleFields?.length ? visibleFields.map((f) => node.columns.find((c) => c.field === f)!) : node.columns.filter((c) => !c.hidden)
 
   // Any change of what the table shows drops the selection: it named rows of another view.
@@ -196,6 +201,7 @@ export function useTableController(node: TableNode): TableController {
     paged,
     rows,
     total,
+    totals,
     loading,
     // isLoading: pending and fetching (a table with no endpoint yet is not loading, it is empty).
     pending: !fromData && query.isLoading,
@@ -230,7 +236,7 @@ export function useTableController(node: TableNode): TableController {
     views,
     saveColumns: async (fields) => {
       setViewColumns(null)
-      await prefs.save({ ...prefs.value, columns: fields })
+      await prefs.save({ ...stored, columns: fields })
     },
   }
 }

@@ -40,6 +40,8 @@ export interface KeyedJoin {
 export interface KeyedPage<T> {
   items: T[]
   total: number
+  /** The totals of the asked sums over every matching row, in their order. */
+  sums: number[]
 }
 
 /** Aliases of `joins` named in an SQL fragment (`cl.titular` names `cl`). */
@@ -74,7 +76,7 @@ function whereClause(conditions: readonly string[]): string {
 }
 
 /** One page: `total` matching rows and the `items` at `offset`, read whole, in order. */
-export function keyedPage<T>(db: Database.Database, select: string, keyed: KeyedTables, list: ComposedList, page: { offset: number; limit: number }): KeyedPage<T> {
+export function keyedPage<T>(db: Database.Database, select: string, keyed: KeyedTables, list: ComposedList, page: { offset: number; limit: number }, sumExprs: readonly string[] = []): KeyedPage<T> {
   const filterAliases = aliasesIn(keyed.joins, list.conditions.join(' '))
   // A filter on a joined table rejects rows without a match, so any filtered join (LEFT ones
   // too) can lead: SQLite cannot guess how few rows `LIKE '%…%'` keeps and would start from
@@ -84,8 +86,19 @@ export function keyedPage<T>(db: Database.Database, select: string, keyed: Keyed
     const from = fromClause(keyed, aliasesIn(keyed.joins, conditions.join(' ')), lead)
     return db.prepare(`SELECT COUNT(*) ${from.sql}${whereClause([...from.conditions, ...conditions])}`).pluck().get(...from.params, ...params) as number
   }
-  const total = count(list.conditions, list.params, filteredJoin)
-  if (total === 0 || page.offset >= total) return { items: [], total }
+  // The count and the sums in one query: a summed column's table joins too (at most one row per
+  // base row, so the count stays the same).
+  const countAndSums = (): [number, number[]] => {
+    if (sumExprs.length === 0) return [count(list.conditions, list.params, filteredJoin), []]
+    const from = fromClause(keyed, aliasesIn(keyed.joins, [...list.conditions, ...sumExprs].join(' ')), filteredJoin)
+    const [n, ...sums] = db
+      .prepare(`SELECT ${['COUNT(*)', ...sumExprs.map((e) => `TOTAL(${e})`)].join(', ')} ${from.sql}${whereClause([...from.conditions, ...list.conditions])}`)
+      .raw()
+      .get(...from.params, ...list.params) as number[]
+    return [n!, sums]
+  }
+  const [total, sums] = countAndSums()
+  if (total === 0 || page.offset >= total) return { items: [], total, sums }
 
   // Walk the sort's table in order and stop at the page (the list's table, or a required join
   // sorted by its column), or take the matches first and sort them: the walk visits about
@@ -101,9 +114,9 @@ export function keyedPage<T>(db: Database.Database, select: string, keyed: Keyed
     .prepare(`SELECT ${keyed.base.key} ${from.sql}${whereClause([...from.conditions, ...list.conditions])} ORDER BY ${list.orderBy} LIMIT ${page.limit} OFFSET ${page.offset}`)
     .pluck()
     .all(...from.params, ...list.params) as unknown[]
-  if (keys.length === 0) return { items: [], total }
+  if (keys.length === 0) return { items: [], total, sums }
 
   const rows = db.prepare(`${select} WHERE ${keyed.base.key} IN (${keys.map(() => '?').join(', ')})`).all(...keys) as Record<string, unknown>[]
   const byKey = new Map(rows.map((row) => [row[keyed.base.keyField], row]))
-  return { items: keys.map((k) => byKey.get(k)).filter((row) => row !== undefined) as T[], total }
+  return { items: keys.map((k) => byKey.get(k)).filter((row) => row !== undefined) as T[], total, sums }
 }

@@ -232,6 +232,11 @@ export interface ListQuery {
    * the page's keys alone.
    */
   keyed?: KeyedTables
+  /**
+   * Fields of `columns` whose totals over every matching row the page adds as `Totales` (the
+   * catalogue's `summable`, lib/summable-of-call.ts): summed by the count's own query.
+   */
+  summable?: readonly string[]
 }
 
 /** A list request as SQL: the conditions (scope first, then filters), their parameters and the ORDER BY terms. */
@@ -269,19 +274,39 @@ function compose(list: ListQuery, request: PageRequest): ComposedList {
   return { where, conditions, params: [...scope, ...params], scopeConditions: list.where?.length ?? 0, scopeParams: scope.length, sortExpr, sortIndex, orderBy }
 }
 
-/** One page of a list plus the total matching the filters. */
+/** One page of a list plus the total matching the filters (and, for `summable` fields, their totals). */
 export function pagedList<T>(db: Database.Database, list: ListQuery, request: PageRequest): Paged<T> {
   const composed = compose(list, request)
+  const summable = request.pageSize === -1 ? [] : (list.summable ?? [])
+  const sumExprs = summable.map((field) => {
+    const spec = list.columns[field]
+    if (!spec || spec.type !== 'number') throw new Error(`La columna sumable «${field}» no es una columna numérica de la lista.`)
+    return spec.sql
+  })
+  const page = { PageIndex: request.pageIndex, PageSize: request.pageSize }
   if (list.keyed && request.pageSize !== -1) {
-    const { items, total } = keyedPage<T>(db, list.select, list.keyed, composed, { offset: request.pageIndex * request.pageSize, limit: request.pageSize })
-    return { Items: items, TotalCount: total, PageIndex: request.pageIndex, PageSize: request.pageSize }
+    const { items, total, sums } = keyedPage<T>(db, list.select, list.keyed, composed, { offset: request.pageIndex * request.pageSize, limit: request.pageSize }, sumExprs)
+    return { Items: items, TotalCount: total, ...page, ...totalsOf(summable, sums) }
   }
   const { where, params } = composed
   const order = ` ORDER BY ${composed.orderBy}`
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${list.from}${where}`).get(...params) as { n: number }).n
+  // The count and the sums in one pass over the matching rows.
+  const [total, ...sums] = db
+    .prepare(`SELECT ${['COUNT(*)', ...sumExprs.map(totalSql)].join(', ')} ${list.from}${where}`)
+    .raw()
+    .get(...params) as number[]
   const limit = request.pageSize === -1 ? '' : ` LIMIT ${request.pageSize} OFFSET ${request.pageIndex * request.pageSize}`
   const items = db.prepare(`${list.select}${where}${order}${limit}`).all(...params) as T[]
-  return { Items: items, TotalCount: total, PageIndex: request.pageIndex, PageSize: request.pageSize }
+  return { Items: items, TotalCount: total!, ...page, ...totalsOf(summable, sums) }
+}
+
+/** SQLite's TOTAL: 0.0 over no rows (SUM would be NULL). */
+const totalSql = (expr: string) => `TOTAL(${expr})`
+
+/** `{ Totales }` of the summed fields, to two decimals (cents, hundredths of a kWh); nothing when none are summed. */
+function totalsOf(fields: readonly string[], sums: readonly number[]): { Totales?: Record<string, number> } {
+  if (fields.length === 0) return {}
+  return { Totales: Object.fromEntries(fields.map((field, i) => [field, Math.round((sums[i] ?? 0) * 100) / 100])) }
 }
 
 /**

@@ -28,6 +28,7 @@ import { fail } from '../../lib/http'
 import { sendVersioned } from '../../lib/record-version'
 import type { KeyedJoin } from '../../lib/keyed-page'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery, type PageRequest } from '../../lib/paging'
+import { summableOf } from '../../lib/summable-of-call'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
 import { situacionPorProvincia } from '../tools/map'
@@ -167,6 +168,8 @@ function monthStartBefore(isoDay: string, months: number): string {
   return d.toISOString().slice(0, 10)
 }
 
+const CONTRACT_SUMMABLE = summableOf('contract.list')
+
 /** Contracts: list, export, lookup by code, and aggregates (spec §7). */
 export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
   const { db, now } = opts
@@ -174,7 +177,7 @@ export async function contractRoutes(app: FastifyInstance, opts: ApiContext) {
   app.get('/api/contract', async (request) => {
     const scope = callerScope(db, request)
     const page = parsePageRequest(request.query as Record<string, unknown>, CONTRACT_COLUMNS)
-    return pagedList(db, contractList(db, scope, page), page)
+    return pagedList(db, { ...contractList(db, scope, page), summable: CONTRACT_SUMMABLE }, page)
   })
 
   app.get('/api/contract/export', async (request, reply) => {

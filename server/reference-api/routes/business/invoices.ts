@@ -3,6 +3,7 @@ import { sqlCase, sqlTarifaCodigo } from '../../lib/catalogos'
 import { parseContractCode } from '../../lib/codigos'
 import type { ApiContext } from '../../lib/context'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
+import { summableOf } from '../../lib/summable-of-call'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
 import { invoiceDetail } from './invoice-detail'
@@ -86,13 +87,15 @@ const EXPORT_COLUMNS: XlsxColumn<InvoiceRow>[] = [
   { header: 'Agente', value: 'Agente', width: 30 },
 ]
 
+const INVOICE_SUMMABLE = summableOf('invoice.list')
+
 /** Invoices: list, export and a contract's invoices (spec §7). */
 export async function invoiceRoutes(app: FastifyInstance, opts: ApiContext) {
   const { db, now } = opts
 
   app.get('/api/facturas', async (request) => {
     const page = parsePageRequest(request.query as Record<string, unknown>, INVOICE_COLUMNS)
-    return pagedList(db, invoiceList(callerScope(db, request)), page)
+    return pagedList(db, { ...invoiceList(callerScope(db, request)), summable: INVOICE_SUMMABLE }, page)
   })
 
   app.get('/api/facturas/export', async (request, reply) => {

@@ -6,6 +6,7 @@ import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { iterateList, pagedList, parsePageRequest, type ColumnMap, type ListQuery } from '../../lib/paging'
 import { BrandPdf, brandIdentity, euros, fechaEs, numeroEs, sendPdf } from '../../lib/pdf'
+import { summableOf } from '../../lib/summable-of-call'
 import { callerScope, scopeConditions, type Scope } from '../../lib/visibility'
 import { XLSX_FORMATS, exportFileName, sendXlsx, type XlsxColumn } from '../../lib/xlsx'
 import { bodyObject, booleanFlag, positiveInt, selectList, visibleContract } from './shared'
@@ -94,6 +95,8 @@ interface RenewalRef {
 
 const ENERGY_PERIODS = ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'] as const
 
+const RENEWAL_SUMMABLE = summableOf('renewal.list')
+
 /** Renewals (spec §7). Every call needs VERRENOVACIONES. */
 export async function renewalRoutes(app: FastifyInstance, opts: ApiContext) {
   const { db, now, brandsDir } = opts
@@ -129,7 +132,7 @@ export async function renewalRoutes(app: FastifyInstance, opts: ApiContext) {
     const query = request.query as Record<string, unknown>
     const include = booleanFlag(query.includeSubEstadoFilter, 'includeSubEstadoFilter')
     const scope = callerScope(db, request)
-    const page = pagedList(db, renewalList(scope), parsePageRequest(query, RENEWAL_COLUMNS))
+    const page = pagedList(db, { ...renewalList(scope), summable: RENEWAL_SUMMABLE }, parsePageRequest(query, RENEWAL_COLUMNS))
     if (!include) return page
     const { where, params } = scopeConditions(scope, 'r.marca_id')
     const counts = new Map(

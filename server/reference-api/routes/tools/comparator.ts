@@ -6,6 +6,7 @@ import { isoTimestamp, sqlTarifaCodigo, tarifaById } from '../../lib/catalogos'
 import type { ApiContext } from '../../lib/context'
 import { fail } from '../../lib/http'
 import { pagedList, parsePageRequest, type ColumnMap } from '../../lib/paging'
+import { summableOf } from '../../lib/summable-of-call'
 import { bodyObject, positiveInt } from '../business/shared'
 import { tarifaParam } from '../contracts-lifecycle/supply'
 import { booleanField, objectField, periodsField, textField } from './shared'
@@ -82,6 +83,7 @@ export async function comparatorRoutes(app: FastifyInstance, ctx: ApiContext) {
       whereParams: [request.marca.id, request.caller!.userId],
       columns: COMPARATIVA_COLUMNS,
       defaultOrder: 'c.fecha DESC, c.id DESC',
+      summable: summableOf('comparator.list'),
     }, page)
   })
 

@@ -1,0 +1,105 @@
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ApiCaller } from '../helpers/api-caller'
+import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
+import { ADMIN, AGENTE, NOW, allRows, page } from './business-support'
+
+/**
+ * `Totales` of the paged lists: the sum of each summable column (catalogue `list.summable`)
+ * over every row the filters leave, not just the page; checked against the rows re-added here.
+ */
+
+let api: RunningReferenceApi
+let admin: ApiCaller
+let agente: ApiCaller
+
+beforeAll(async () => {
+  api = await startReferenceApi({}, { now: () => NOW })
+  admin = await ApiCaller.signIn(api.url, ADMIN)
+  agente = await ApiCaller.signIn(api.url, AGENTE)
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+type Filters = [string, string][]
+type Row = Record<string, unknown>
+
+/** The sums of `fields` over every row of the list under `filters`, added up here. */
+async function recomputed(caller: ApiCaller, path: string, fields: readonly string[], filters: Filters): Promise<Record<string, number>> {
+  const rows = await allRows<Row>(caller, path, { filters })
+  return Object.fromEntries(fields.map((f) => [f, rows.reduce((sum, r) => sum + Number(r[f] ?? 0), 0)]))
+}
+
+async function expectTotals(caller: ApiCaller, path: string, fields: readonly string[], filters: Filters = []) {
+  const p = await page<Row>(caller, path, { pageSize: 10, filters })
+  expect(Object.keys(p.Totales ?? {}).sort()).toEqual([...fields].sort())
+  const sums = await recomputed(caller, path, fields, filters)
+  for (const f of fields) expect(p.Totales![f], `${path} ${f} ${JSON.stringify(filters)}`).toBeCloseTo(sums[f]!, 1)
+  return p
+}
+
+const INVOICE_SUMS = ['ConsumoKwh', 'TerminoEnergia', 'TerminoPotencia', 'ImpuestoElectrico', 'AlquilerContador', 'BaseImponible', 'Iva', 'ImporteTotal']
+
+describe('Totales of the paged lists', () => {
+  it('contracts: the annual use of every matching contract, whatever the page', async () => {
+    const all = await expectTotals(admin, '/api/contract', ['ConsumoAnual'])
+    expect(all.Totales!.ConsumoAnual).toBeGreaterThan(0)
+    const later = await page<Row>(admin, '/api/contract', { pageIndex: 3, pageSize: 25 })
+    expect(later.Totales).toEqual(all.Totales)
+  })
+
+  it.each<[string, Filters]>([
+    ['a state', [['Estado', 'activo']]],
+    ['a joined text (the holder)', [['Titular', 'garcía']]],
+    ['the agent (looked up by name)', [['Agente', 'a']]],
+    ['a number range on the summed column', [['ConsumoAnual', '2000|6000']]],
+    ['a date range and a province', [['FechaAlta', '2025-01-01|2026-12-31'], ['Provincia', 'madrid']]],
+  ])('contracts filtered by %s', async (_, filters) => {
+    const p = await expectTotals(admin, '/api/contract', ['ConsumoAnual'], filters)
+    expect(p.TotalCount).toBeGreaterThan(0)
+  })
+
+  it('contracts: nothing matching totals zero', async () => {
+    const p = await page<Row>(admin, '/api/contract', { filters: [['Titular', 'zzzz-nadie']] })
+    expect(p.TotalCount).toBe(0)
+    expect(p.Totales).toEqual({ ConsumoAnual: 0 })
+  })
+
+  it('contracts: an agent totals only the contracts it sees', async () => {
+    const mine = await expectTotals(agente, '/api/contract', ['ConsumoAnual'])
+    const everyone = await page<Row>(admin, '/api/contract')
+    expect(mine.TotalCount).toBeLessThan(everyone.TotalCount)
+    expect(mine.Totales!.ConsumoAnual).toBeLessThan(everyone.Totales!.ConsumoAnual!)
+  })
+
+  it('invoices: every money and energy column, unfiltered and filtered', async () => {
+    await expectTotals(admin, '/api/facturas', INVOICE_SUMS)
+    await expectTotals(admin, '/api/facturas', INVOICE_SUMS, [['EstadoPago', 'pendiente,impagada']])
+    await expectTotals(admin, '/api/facturas', INVOICE_SUMS, [['ImporteTotal', '50|200'], ['FechaEmision', '2026-01-01|2026-12-31']])
+  })
+
+  it('renewals: the annual use of the matching renewals', async () => {
+    await expectTotals(admin, '/api/renovaciones', ['ConsumoAnual'])
+    await expectTotals(admin, '/api/renovaciones', ['ConsumoAnual'], [['Modalidad', 'indexado']])
+  })
+
+  it('a list the catalogue sums nothing of answers no Totales', async () => {
+    const agents = await page<Row>(admin, '/api/agentes')
+    expect(agents).not.toHaveProperty('Totales')
+  })
+
+  it('property: for any state subset and use range, Totales is the sum of the rows that match', async () => {
+    const states = ['activo', 'baja', 'borrador', 'pendiente_firma', 'rechazado', 'firmado', 'modificacion_en_curso']
+    await fc.assert(
+      fc.asyncProperty(fc.subarray(states, { minLength: 1 }), fc.integer({ min: 0, max: 8000 }), fc.integer({ min: 0, max: 8000 }), async (picked, a, b) => {
+        const filters: Filters = [
+          ['Estado', picked.join(',')],
+          ['ConsumoAnual', `${Math.min(a, b)}|${Math.max(a, b)}`],
+        ]
+        await expectTotals(admin, '/api/contract', ['ConsumoAnual'], filters)
+      }),
+      { numRuns: 12 },
+    )
+  })
+})
