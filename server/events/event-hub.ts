@@ -11,6 +11,12 @@ export interface LiveConnection {
   readonly userId: number
   readonly brand: string
   readonly permissions: ReadonlySet<string>
+  /**
+   * The upstream narrows what this user sees to part of the brand (an agent: its own
+   * hierarchy), which the BFF cannot tell per record: its change events name the kind of
+   * record only, so it refreshes its lists without learning which record of others changed.
+   */
+  readonly scoped: boolean
   send(event: LiveEvent): void
   /** Ends the stream (the BFF is closing: a stream never ends on its own). */
   end(reason: string): void
@@ -113,7 +119,7 @@ export class EventHub {
     if (m.kind === 'change') {
       for (const c of this.connections.values()) {
         if (c.brand !== m.brand || (m.permission && !c.permissions.has(m.permission))) continue
-        c.send({ type: 'change', entity: m.entity, ...(m.id !== undefined ? { id: m.id } : {}), call: m.call })
+        c.send({ type: 'change', entity: m.entity, ...(m.id !== undefined && !c.scoped ? { id: m.id } : {}), call: m.call })
       }
       return
     }

@@ -47,6 +47,7 @@ export function openStream(request: FastifyRequest, reply: FastifyReply, session
     userId: session.userId,
     brand: request.brand.key,
     permissions: new Set(session.user.Permisos.map((p) => p.NombreNormalizado)),
+    scoped: !!session.user.Agente,
     send: (event) => write(frame(event)),
     end: (reason) => end(reason),
   }
