@@ -153,7 +153,7 @@ test('an IBAN change on an active contract waits in the inbox and lands once the
   // landed (200, the IBAN masked); and the supervisor's approval.
   const rows = await auditRows(page, { record: code })
   const updates = rows.filter({ hasText: 'PUT api/contract/update' })
-  const status = (http: string) => page.getByRole('cell', { name: http, exact: true })
+  const status = (http: string) => page.locator('td', { hasText: new RegExp(`^${http}$`) })
   await expect(updates.filter({ has: status('202') }).first()).toContainText('admin@portal.test')
   await expect(updates.filter({ has: status('200') }).first()).toContainText(/Iban ES\d{2} \*{4}/)
   await expect(rows.first()).not.toContainText(next)

@@ -102,8 +102,8 @@ test('the second save sees the conflict with nothing lost, re-applies and lands'
   expect((await revealed(luis, code, 'Cliente.Telefono'))?.replace(/\D/g, '')).toBe('611223344')
   // Auditoría has Luis's refused save (412) beside the two that landed.
   const updates = (await auditRows(luis, { record: code })).filter({ hasText: 'PUT api/contract/update' })
-  await expect(updates.filter({ has: luis.getByRole('cell', { name: '412', exact: true }) })).not.toHaveCount(0)
-  await expect(updates.filter({ has: luis.getByRole('cell', { name: '200', exact: true }) })).not.toHaveCount(0)
+  await expect(updates.filter({ has: luis.locator('td', { hasText: /^412$/ }) })).not.toHaveCount(0)
+  await expect(updates.filter({ has: luis.locator('td', { hasText: /^200$/ }) })).not.toHaveCount(0)
   await ana.context().close()
   await luis.context().close()
 })

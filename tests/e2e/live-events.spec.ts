@@ -89,7 +89,7 @@ test('presence on a contract, and its detail and list refreshing on their own af
 
   // Sara's open list of contracts is read again when Ana saves, with nothing done on her side.
   await sara.goto(`/soluciones/contratos/listado?f.CodigoContrato=${code}`)
-  await expect(sara.getByRole('cell', { name: code }).first()).toBeVisible(SLOW)
+  await expect(sara.getByRole('gridcell', { name: code }).first()).toBeVisible(SLOW)
   const refetched = sara.waitForRequest((r) => r.method() === 'GET' && new URL(r.url()).pathname === '/api/contract', { timeout: 30_000 })
   await saveTown(ana, code, `Villanueva ${stamp}`)
   await refetched

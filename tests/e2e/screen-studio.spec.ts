@@ -15,8 +15,6 @@ import { acceptConfirmation, ADMIN, AGENTE, brandHosts, chooseOption, MENU_PORT,
 test.describe.configure({ mode: 'serial' })
 
 const HOSTS = brandHosts(MENU_PORT)
-const ID = 'tarifas-acceso'
-const PATH = '/utilidades/tarifas-acceso'
 
 async function openAs(browser: Browser, creds: typeof ADMIN, base: string): Promise<Page> {
   const context = await browser.newContext({ locale: 'es-ES' })
@@ -70,6 +68,11 @@ async function stepOf(admin: Page, field: string, step: string) {
 
 test('an admin builds a list screen, previews it as agente, publishes it to one brand; a broken version falls back; rollback removes it', async ({ browser }) => {
   test.setTimeout(240_000)
+  // A retry builds its own screen: a failed attempt may have left its screen published.
+  const attempt = test.info().retry ? ` ${test.info().retry + 1}` : ''
+  const ID = `tarifas-acceso${attempt.replace(' ', '-')}`
+  const PATH = `/utilidades/${ID}`
+  const TITLE = `Tarifas de acceso${attempt}`
   const admin = await openAs(browser, ADMIN, HOSTS.verde)
 
   // Gestión de sistema › Pantallas: a new screen from a catalogued call.
@@ -79,11 +82,11 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await pick(admin, 'studio-call', /api\/utility\/tarifas$/, 'tarifas')
   await admin.locator('#studio-id').fill(ID)
   await admin.locator('#studio-path').fill(PATH)
-  await admin.locator('#studio-title-es').fill('Tarifas de acceso')
+  await admin.locator('#studio-title-es').fill(TITLE)
   await admin.locator('#studio-title-en').fill('Access tariffs')
   await admin.getByRole('button', { name: 'Crear borrador' }).click()
   await toast(admin, 'Pantalla creada como borrador')
-  await expect(admin.getByRole('heading', { name: /Tarifas de acceso/ })).toBeVisible()
+  await expect(admin.getByRole('heading', { name: new RegExp(TITLE) })).toBeVisible()
 
   // The columns came from the call's real answer; give one an English header and a menu place.
   await expect(admin.locator('.screen-studio__columns th[scope="row"]', { hasText: 'Codigo' }).first()).toBeVisible()
@@ -98,7 +101,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await pick(admin, 'preview-as', /agente@portal\.test/, 'agente')
   const frame = admin.frameLocator('iframe.screen-studio__frame')
   await expect(frame.getByText('Como la vería Alberto Agente Comercial')).toBeVisible()
-  await expect(frame.getByRole('cell', { name: '2.0TD', exact: true })).toBeVisible()
+  await expect(frame.getByRole('gridcell', { name: '2.0TD', exact: true })).toBeVisible()
 
   // Nobody sees a draft: agente on the group brand gets the 404 page.
   const agente = await openAs(browser, AGENTE, HOSTS.grupo)
@@ -110,15 +113,15 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
 
   // agente uses it on the group brand: in the menu, with the rows, and the English header in English.
   await agente.goto(`${HOSTS.grupo}/`)
-  await expect(agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Tarifas de acceso' })).toBeVisible()
-  await agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Tarifas de acceso' }).click()
-  await expect(agente.getByRole('cell', { name: '2.0TD', exact: true })).toBeVisible()
-  await expect(agente.getByRole('cell', { name: '6.1TD', exact: true })).toBeVisible()
+  await expect(agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: TITLE, exact: true })).toBeVisible()
+  await agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: TITLE, exact: true }).click()
+  await expect(agente.getByRole('gridcell', { name: '2.0TD', exact: true })).toBeVisible()
+  await expect(agente.getByRole('gridcell', { name: '6.1TD', exact: true })).toBeVisible()
 
   // The other brands never see it: not in the menu, and its path is a 404.
   for (const host of [HOSTS.verde, HOSTS.limpia]) {
     const other = await openAs(browser, AGENTE, host)
-    await expect(other.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Tarifas de acceso' })).toHaveCount(0)
+    await expect(other.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: TITLE, exact: true })).toHaveCount(0)
     await other.goto(`${host}${PATH}`)
     await expect(other.getByText('Page Not Found')).toBeVisible()
     await other.context().close()
@@ -141,7 +144,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await expect(agente.getByText('i?.filter is not a function').or(agente.getByRole('heading', { name: 'Internal Server Error' })).first()).toBeVisible()
   await expect(async () => {
     await agente.goto(`${HOSTS.grupo}${PATH}`)
-    await expect(agente.getByRole('cell', { name: '2.0TD', exact: true })).toBeVisible({ timeout: 3_000 })
+    await expect(agente.getByRole('gridcell', { name: '2.0TD', exact: true })).toBeVisible({ timeout: 3_000 })
   }).toPass({ timeout: 30_000 })
 
   // The admins are told.
@@ -149,7 +152,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await admin.getByLabel('Buscar pantalla').fill('tarifas')
   const row = admin.getByRole('row').filter({ hasText: ID })
   await expect(row.getByText('Vuelta a la anterior')).toBeVisible()
-  await row.getByRole('button', { name: /Abrir Tarifas de acceso/ }).click()
+  await row.getByRole('button', { name: `Abrir ${TITLE}` }).click()
   await admin.getByRole('tab', { name: /Publicar/ }).click()
   await expect(admin.getByText(/La versión 3 fallaba al dibujarse en los navegadores/)).toBeVisible()
 
@@ -166,7 +169,7 @@ test('an admin builds a list screen, previews it as agente, publishes it to one 
   await expect(admin.getByText('Aún no está publicada.')).toBeVisible()
   await expect(async () => {
     await agente.goto(`${HOSTS.grupo}/`)
-    await expect(agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Tarifas de acceso' })).toHaveCount(0, { timeout: 3_000 })
+    await expect(agente.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: TITLE, exact: true })).toHaveCount(0, { timeout: 3_000 })
   }).toPass({ timeout: 30_000 })
   await agente.goto(`${HOSTS.grupo}${PATH}`)
   await expect(agente.getByText('Page Not Found')).toBeVisible()

@@ -36,7 +36,7 @@ test('an admin views the portal as a user, read-only, and comes back; both ends 
 
   // Auditoría finds the change refused during the view, under the user, with its 403.
   const refusedRows = await auditRows(page, { user: email, call: 'api/usuarios/preference' })
-  await expect(refusedRows.filter({ has: page.getByRole('cell', { name: '403', exact: true }) })).toHaveCount(1)
+  await expect(refusedRows.filter({ has: page.locator('td', { hasText: /^403$/ }) })).toHaveCount(1)
 
   expect((await page.request.delete(`/api/usuarios/delete?Id=${id}`, { headers: { 'X-CSRF': '1' } })).ok()).toBe(true)
 })
