@@ -269,6 +269,12 @@ export const Screen = Type.Cyclic(
         confirm: Type.Optional(Text),
         /** navigate: the target (template). */
         to: Type.Optional(Type.String({ pattern: '^/' })),
+        /**
+         * navigate: back to the portal page the user came from, as they left it (a list with its
+         * filters, page and sort), as the browser's Back does; `to` where there is none (the page
+         * was opened from a link, a bookmark or a new tab).
+         */
+        back: Type.Optional(Type.Boolean()),
         /** call / download: the request. */
         call: Type.Optional(CallSpec),
         /** form: the form opened in a dialog. */

@@ -2,6 +2,7 @@ import { addLocale, locale as primeLocale, PrimeReactContext, PrimeReactProvider
 import { useContext, useEffect, useState, type ComponentType, type ReactNode } from 'react'
 import { getLanguage, onLanguageChange, useI18n } from '../i18n/i18n'
 import { primeLocales } from '../i18n/prime-locale'
+import { keepEscapeInOpenLists } from '../ui/escape-guard'
 
 /**
  * PrimeReact's set-up, loaded only with the code that draws PrimeReact components (the
@@ -15,6 +16,8 @@ addLocale('es', primeLocales.es)
 addLocale('en', primeLocales.en)
 primeLocale(getLanguage())
 onLanguageChange(() => primeLocale(getLanguage()))
+// Escape in an open dropdown closes its list, not the dialog around it too.
+keepEscapeInOpenLists()
 
 /** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
 const primeValue = (): Partial<APIOptions> => ({
@@ -23,9 +26,14 @@ const primeValue = (): Partial<APIOptions> => ({
   zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
   autoZIndex: true,
   // The hidden <select> PrimeReact keeps next to every dropdown is not for people: out of the accessibility tree.
+  // A focused dropdown writes aria-activedescendant on its wrapper, a plain <div> where the attribute
+  // is not allowed; the option the arrows reach takes the focus itself, so nothing needs it there.
   // Table selection checkboxes put role="checkbox" and the label on the wrapper around the real
   // <input type="checkbox"> (nested controls); the input keeps the label, the wrapper is plain.
-  pt: { dropdown: { select: { 'aria-hidden': true } }, checkbox: { root: { role: undefined, 'aria-label': undefined } } },
+  pt: {
+    dropdown: { select: { 'aria-hidden': true }, root: { 'aria-activedescendant': undefined } },
+    checkbox: { root: { role: undefined, 'aria-label': undefined } },
+  },
 })
 
 /**

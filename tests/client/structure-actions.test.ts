@@ -79,7 +79,7 @@ describe('an action built from the editor’s choices', () => {
   })
 
   it('changing kind leaves out what only the old kind read', () => {
-    const go: ActionSpec = { id: 'a', label: 'A', kind: 'navigate', to: '/x', confirm: '¿Seguro?' }
+    const go: ActionSpec = { id: 'a', label: 'A', kind: 'navigate', to: '/x', back: true, confirm: '¿Seguro?' }
     expect(withKind(go, 'call')).toEqual({ id: 'a', label: 'A', kind: 'call', confirm: '¿Seguro?' })
     const put: ActionSpec = { id: 'a', label: 'A', kind: 'call', call: { method: 'PUT', endpoint: 'api/x' }, after: { refresh: ['t'] } }
     // A download is a read: a PUT does not stay; a GET does.

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { Suspense, useState } from 'react'
+import { Suspense, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { ActionSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
@@ -43,6 +43,8 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
   const [busy, setBusy] = useState(false)
   const [formCtx, setFormCtx] = useState<TemplateContext | null>(null)
   const [viewCtx, setViewCtx] = useState<TemplateContext | null>(null)
+  // The button last pressed: where focus goes back when the dialog it opened closes.
+  const button = useRef<HTMLElement | null>(null)
   const t = useMessages(messages)
   // Viewing as someone is read-only: what would change data is shown, not offered.
   const readOnly = !!useViewAs() && changesData(action)
@@ -92,7 +94,10 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
         size={compact ? 'small' : undefined}
         loading={busy}
         disabled={disabled || readOnly}
-        onClick={() => void onClick()}
+        onClick={(e) => {
+          button.current = e.currentTarget
+          void onClick()
+        }}
         data-action={action.id}
       />
       {action.kind === 'form' && action.form && formCtx && (
@@ -104,11 +109,12 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
             ownerId={ownerId}
             onClose={() => setFormCtx(null)}
             onReveal={showRevealed}
+            opener={() => button.current}
           />
         </Suspense>
       )}
       {action.kind === 'dialog' && action.content && viewCtx && (
-        <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} />
+        <ViewDialog title={fill(l(action.dialogTitle ?? action.label), viewCtx)} width={action.dialogWidth} ctx={viewCtx} nodes={action.content} onClose={() => setViewCtx(null)} opener={() => button.current} />
       )}
     </>
   )

@@ -1,6 +1,7 @@
 import { Dialog } from 'primereact/dialog'
 import type { ActionSpec, AfterSpec, FormNode } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
+import { useReturnFocus } from '../../ui/return-focus'
 import { RenderContext } from '../context'
 import { FormView } from '../form/FormView'
 import { fill, type TemplateContext } from '../template'
@@ -13,9 +14,12 @@ export function FormDialog(props: {
   ownerId?: string
   onClose: () => void
   onReveal: (value: string, spec: NonNullable<AfterSpec['reveal']>) => void
+  /** The button that opened it: focus goes back to it on closing, where what had focus is gone. */
+  opener?: () => HTMLElement | null
 }) {
   const { l } = useI18n()
   const { action, form, ctx, ownerId, onClose, onReveal } = props
+  useReturnFocus(props.opener)
   return (
     <Dialog
       header={fill(l(action.dialogTitle ?? form.title ?? action.label), ctx)}

@@ -5,6 +5,7 @@ import { Message } from 'primereact/message'
 import { useState } from 'react'
 import { ACCESS_REASON_MAX, ACCESS_REASON_MIN } from '../../../schemas/personal-data'
 import { useMessages } from '../../i18n/i18n'
+import { useReturnFocus } from '../../ui/return-focus'
 import { messages } from '../messages'
 
 export interface ReasonDialogProps {
@@ -30,6 +31,7 @@ export function ReasonDialog(props: ReasonDialogProps) {
   const t = useMessages(messages)
   const [reason, setReason] = useState('')
   const [tooShort, setTooShort] = useState(false)
+  useReturnFocus()
   const failure = tooShort ? t('personal.reason.required') : props.failure
   return (
     <Dialog header={props.title} visible modal onHide={props.onCancel} style={{ width: '30rem' }} breakpoints={{ '641px': '95vw' }} draggable={false}>

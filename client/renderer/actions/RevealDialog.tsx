@@ -3,6 +3,7 @@ import { Dialog } from 'primereact/dialog'
 import { Message } from 'primereact/message'
 import { useState } from 'react'
 import { useI18n, useMessages } from '../../i18n/i18n'
+import { useReturnFocus } from '../../ui/return-focus'
 import { messages } from './messages'
 import type { Revealed } from './reveal-store'
 
@@ -11,6 +12,7 @@ export function RevealDialog({ value, spec, onClose }: { value: string; spec: Re
   const { l } = useI18n()
   const t = useMessages(messages)
   const [copied, setCopied] = useState(false)
+  useReturnFocus()
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value)

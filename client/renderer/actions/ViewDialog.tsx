@@ -5,11 +5,13 @@ import { useMessages } from '../../i18n/i18n'
 import { RenderContext } from '../context'
 import { NodeList } from '../node-renderer'
 import type { TemplateContext } from '../template'
+import { useReturnFocus } from '../../ui/return-focus'
 import { messages } from './messages'
 
 /** Nodes shown in a dialog with the action's context (a row's hierarchy, a detail). */
-export function ViewDialog({ title, width, ctx, nodes, onClose }: { title: string; width?: string; ctx: TemplateContext; nodes: ScreenNode[]; onClose: () => void }) {
+export function ViewDialog({ title, width, ctx, nodes, onClose, opener }: { title: string; width?: string; ctx: TemplateContext; nodes: ScreenNode[]; onClose: () => void; opener?: () => HTMLElement | null }) {
   const t = useMessages(messages)
+  useReturnFocus(opener)
   return (
     <Dialog
       header={title}

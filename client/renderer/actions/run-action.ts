@@ -64,6 +64,16 @@ export async function applyAfter(after: AfterSpec | undefined, success: string |
   if (after?.restart) window.location.assign(fill(after.restart, ctx, true))
 }
 
+/**
+ * Whether this tab holds a portal page before this one to go back to. The router numbers the
+ * history entries it makes, from 0 where the portal was opened (a link, a bookmark, a new tab,
+ * the page after sign-in, which replaces the sign-in page).
+ */
+export function cameFromPortal(): boolean {
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx
+  return typeof idx === 'number' && idx > 0
+}
+
 /** Whether running the action changes data (a call or form that is not a read): refused while viewing as someone. */
 export function changesData(action: ActionSpec): boolean {
   if (action.kind === 'call') return !!action.call && action.call.method !== 'GET'
@@ -78,7 +88,8 @@ export async function runAction(action: ActionSpec, ctx: TemplateContext, env: A
   if (action.confirm && !(await confirm(fill(localized(action.confirm), ctx), localized(action.label)))) return false
   try {
     if (action.kind === 'navigate' && action.to) {
-      env.navigate(fill(action.to, ctx, true))
+      if (action.back && cameFromPortal()) env.navigate(-1)
+      else env.navigate(fill(action.to, ctx, true))
       return true
     }
     if (!action.call) return false

@@ -15,7 +15,7 @@ import { ActionButton } from '../actions/ActionButton'
 import { ReasonDialog } from '../actions/ReasonDialog'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
-import { FilterBar } from '../table/FilterBar'
+import { FilterBar, focusFilters } from '../table/FilterBar'
 import { ROW_INDEX_CLASS } from '../table/grid-dom'
 import { extendSelection } from '../table/grid-keys'
 import { arrangeColumns } from '../table/grid-layout'
@@ -66,7 +66,12 @@ export function TableNodeView({ node }: { node: TableNode }) {
   // Empty and filtered-empty keep the column headers (the table's shape) with the state inside.
   const emptyBody =
     view === 'filtered-empty' ? (
-      <FilteredEmptyState onClearFilters={table.clearFilters} />
+      <FilteredEmptyState
+        onClearFilters={() => {
+          table.clearFilters()
+          focusFilters(node.id, node.columns, columns.map((c) => c.field))
+        }}
+      />
     ) : (
       <EmptyState icon="pi pi-inbox">{node.emptyMessage ? l(node.emptyMessage) : t('table.emptyAll')}</EmptyState>
     )
@@ -111,9 +116,15 @@ export function TableNodeView({ node }: { node: TableNode }) {
     onOpen: (index) => {
       const row = rows[index]
       if (!row) return
-      if (rowLink) navigate(table.rowHref(row)!)
-      // No row link: the row's first action (its "open" where the screen has one).
-      else gridRef.current?.querySelector<HTMLElement>(`tr.${ROW_INDEX_CLASS}${index} .row-actions button`)?.click()
+      if (rowLink) {
+        navigate(table.rowHref(row)!)
+        return
+      }
+      // No row link: the row's first link (a record's code shown as a link), else its first
+      // action (its "open" where the screen has one).
+      const tr = gridRef.current?.querySelector(`tr.${ROW_INDEX_CLASS}${index}`)
+      const link = [...(tr?.querySelectorAll<HTMLElement>('a[href]') ?? [])].find((a) => !a.closest('.row-actions'))
+      ;(link ?? tr?.querySelector<HTMLElement>('.row-actions button'))?.click()
     },
     onToggle:
       bulk.length > 0

@@ -4,6 +4,7 @@ import { Dialog } from 'primereact/dialog'
 import { useState } from 'react'
 import type { Column } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
+import { useReturnFocus } from '../../ui/return-focus'
 import { messages } from './messages'
 
 /** Choose and order the table's columns; keyboard friendly (checkboxes and up/down buttons). */
@@ -12,6 +13,7 @@ export function ColumnChooser({ columns, visible, onSave, onReset, onClose }: { 
   const t = useMessages(messages)
   const [order, setOrder] = useState(() => [...visible, ...columns.map((c) => c.field).filter((f) => !visible.includes(f))])
   const [shown, setShown] = useState(() => new Set(visible))
+  useReturnFocus()
   const byField = new Map(columns.map((c) => [c.field, c]))
   const move = (i: number, delta: number) => {
     const next = [...order]

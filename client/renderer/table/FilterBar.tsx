@@ -3,7 +3,7 @@ import { Dropdown } from 'primereact/dropdown'
 import { InputNumber } from 'primereact/inputnumber'
 import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
-import { useEffect, useEffectEvent, useState } from 'react'
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react'
 import type { Column } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
@@ -18,6 +18,15 @@ interface FilterBarProps {
   shown: string[]
   filters: Record<string, string>
   onChange: (filters: Record<string, string>) => void
+}
+
+/**
+ * Where focus goes once the filters are cleared (the button that cleared them goes with them):
+ * the bar's first field that stays on show, else its «Más filtros» button.
+ */
+export function focusFilters(tableId: string, columns: Column[], shown: string[]): void {
+  const first = columns.find((c) => c.filter && shown.includes(c.field))
+  document.getElementById(first ? `${tableId}-filter-${first.field}` : `${tableId}-filters-more`)?.focus()
 }
 
 /** One labelled input per filterable column; text waits for the user to pause typing. */
@@ -57,10 +66,21 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
           <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
         ))}
         {extra.length > 0 && (
-          <Button type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
+          <Button id={`${tableId}-filters-more`} type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
         )}
         {activeCount > 0 && (
-          <Button type="button" icon="pi pi-filter-slash" label={t('filters.clear')} text size="small" className="filter-bar__clear" onClick={() => onChange({})} />
+          <Button
+            type="button"
+            icon="pi pi-filter-slash"
+            label={t('filters.clear')}
+            text
+            size="small"
+            className="filter-bar__clear"
+            onClick={() => {
+              onChange({})
+              focusFilters(tableId, columns, shown)
+            }}
+          />
         )}
       </div>
     </div>
@@ -75,10 +95,21 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
   const { options } = useOptions(filter.options)
   const [text, setText] = useState(value)
   useEffect(() => setText(value), [value])
+  // What was typed applies when typing pauses, on Enter, or on leaving the field (Tab to the
+  // rows, a click on a sort header): whichever comes first; the others then find nothing new.
+  const commit = (typed: string) => {
+    if (filter.input === 'text' && typed.trim() !== value) onChange(typed.trim())
+  }
+  // The browser also blurs a focused field as it is removed (the user left the screen): no commit then.
+  const leaving = useRef(false)
+  useLayoutEffect(() => {
+    leaving.current = false
+    return () => {
+      leaving.current = true
+    }
+  }, [])
   // Typing (not a new value from outside, nor a new onChange) starts the pause; it ends with the latest of both.
-  const settle = useEffectEvent((typed: string) => {
-    if (filter.input === 'text' && typed !== value) onChange(typed.trim())
-  })
+  const settle = useEffectEvent(commit)
   useEffect(() => {
     const timer = setTimeout(() => settle(text), 400)
     return () => clearTimeout(timer)
@@ -162,8 +193,9 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
           placeholder={filter.placeholder ? l(filter.placeholder) : t('filter.search')}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') onChange(text.trim())
+            if (e.key === 'Enter') commit(text)
           }}
+          onBlur={() => !leaving.current && commit(text)}
         />
       )
   }

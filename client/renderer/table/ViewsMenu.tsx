@@ -8,6 +8,7 @@ import { useRef, useState } from 'react'
 import { VIEW_NAME_MAX, type ViewVisibility } from '../../../schemas/view'
 import { useMessages } from '../../i18n/i18n'
 import { confirm } from '../../ui/confirm'
+import { useReturnFocus } from '../../ui/return-focus'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { messages } from './messages'
 import type { TableViews, ViewEntry } from './use-table-views'
@@ -20,6 +21,7 @@ import type { TableViews, ViewEntry } from './use-table-views'
 export function ViewsMenu({ tableId, views }: { tableId: string; views: TableViews }) {
   const t = useMessages(messages)
   const panel = useRef<OverlayPanel>(null)
+  const trigger = useRef<HTMLElement | null>(null)
   const [open, setOpen] = useState(false)
   const [saving, setSaving] = useState(false)
   const all = [...views.mine, ...views.shared, ...views.published]
@@ -99,7 +101,10 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
         aria-haspopup="dialog"
         aria-expanded={open}
         aria-controls={open ? `views-${tableId}` : undefined}
-        onClick={(e) => panel.current?.toggle(e)}
+        onClick={(e) => {
+          trigger.current = e.currentTarget
+          panel.current?.toggle(e)
+        }}
       />
       <OverlayPanel ref={panel} id={`views-${tableId}`} className="views-menu__panel" aria-label={t('views.menu')} onShow={() => setOpen(true)} onHide={() => setOpen(false)}>
         {views.status === 'loading' ? (
@@ -128,18 +133,20 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
           }}
         />
       </OverlayPanel>
-      {saving && <SaveViewDialog tableId={tableId} views={views} onClose={() => setSaving(false)} />}
+      {saving && <SaveViewDialog tableId={tableId} views={views} onClose={() => setSaving(false)} opener={() => trigger.current} />}
     </div>
   )
 }
 
 /** Names what the table shows and says who sees it: only me, one of my groups, the whole brand (GESTORACCESS). */
-function SaveViewDialog({ tableId, views, onClose }: { tableId: string; views: TableViews; onClose: () => void }) {
+function SaveViewDialog({ tableId, views, onClose, opener }: { tableId: string; views: TableViews; onClose: () => void; opener: () => HTMLElement | null }) {
   const t = useMessages(messages)
   const [name, setName] = useState('')
   const [visibility, setVisibility] = useState<ViewVisibility>('private')
   const [groupId, setGroupId] = useState<number | undefined>(views.groups[0]?.id)
   const [busy, setBusy] = useState(false)
+  // Opened from the views menu, which is closed by then: focus goes back to the menu's button.
+  useReturnFocus(opener)
   const id = (what: string) => `view-${tableId}-${what}`
   const choice = (value: ViewVisibility, label: string) => (
     <div className="views-save__choice">

@@ -37,8 +37,9 @@ function pageRowsOf(table: HTMLTableElement, root: HTMLElement): number {
 /**
  * Keyboard use of a table as an ARIA grid: one tab stop (the active cell, roving tabindex),
  * arrows between cells and rows, Home/End, Ctrl+Home/End, PageUp/PageDown (across pager
- * pages at the edges), Enter opens the row, Space and Shift+Up/Down select. Tab leaves the
- * grid. Controls inside a cell are reached with Enter and left with Escape.
+ * pages at the edges), Enter opens the row (or follows the cell's one link), Space and
+ * Shift+Up/Down select. Tab leaves the grid. Controls inside a cell are reached with Enter and
+ * left with Escape.
  */
 export function useGridKeyboard(opts: GridKeyboardOptions) {
   const latest = useRef(opts)
@@ -129,10 +130,13 @@ export function useGridKeyboard(opts: GridKeyboardOptions) {
     const effect = step.effect
     if (!e.shiftKey && effect?.type !== 'extend') anchor.current = null
     if (effect?.type === 'open') {
-      const [widget] = widgetsIn(cell)
-      // A cell of controls (the row's actions): Enter goes into it; elsewhere Enter opens the row.
-      if (widget && !widget.classList.contains('row-link')) widget.focus()
-      else o.onOpen(effect.row - 1)
+      const widgets = widgetsIn(cell)
+      const [widget] = widgets
+      // A cell of controls (the row's actions): Enter goes into it; a cell whose one control is
+      // a link (a record's code) follows it, as Enter on a link does; elsewhere Enter opens the row.
+      if (!widget || widget.classList.contains('row-link')) o.onOpen(effect.row - 1)
+      else if (widgets.length === 1 && widget.matches('a[href]')) widget.click()
+      else widget.focus()
       return
     }
     if (effect?.type === 'toggle') {

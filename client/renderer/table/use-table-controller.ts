@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { PERSONAL_DATA_PERMISSION } from '../../../schemas/personal-data'
 import type { Column, TableNode } from '../../../schemas/screen'
@@ -85,12 +85,29 @@ export interface TableController {
   saveColumns(fields: string[] | undefined): Promise<void>
 }
 
-/** Table state in the URL (the screen's main table) or in memory. */
-function useTableState(node: TableNode): [TableState, (s: TableState) => void] {
+/**
+ * Table state in the URL (the screen's main table) or in memory. A change is laid over the
+ * latest state, not over the one this render saw: the router renders a new URL later (in a
+ * transition), so two changes in a row (a filter that settles, then a click on a sort header)
+ * would otherwise each start from the same old URL, and the second would undo the first.
+ */
+function useTableState(node: TableNode): [TableState, (change: Partial<TableState>) => void] {
   const [search, setSearch] = useSearchParams()
   const [local, setLocal] = useState(() => defaultState(node))
-  if (!node.urlState) return [local, setLocal]
-  return [readState(search, '', node), (s) => setSearch(writeState(search, '', node, s), { replace: false })]
+  // The URL last written, and the one it was written over: until the router renders it, it is the latest.
+  const written = useRef<{ over: URLSearchParams; to: URLSearchParams } | null>(null)
+  if (!node.urlState) return [local, (change) => setLocal((prev) => ({ ...prev, ...change }))]
+  return [
+    readState(search, '', node),
+    (change) => {
+      const latest = written.current?.over === search ? written.current.to : search
+      const to = writeState(latest, '', node, { ...readState(latest, '', node), ...change })
+      // Nothing changes: no history entry of the same view.
+      if (to.toString() === latest.toString()) return
+      written.current = { over: search, to }
+      setSearch(to, { replace: false })
+    },
+  ]
 }
 
 /**
@@ -154,7 +171,7 @@ export function useTableController(node: TableNode): TableController {
   const update = (next: Partial<TableState>) => {
     setSelection([])
     setAllMatching(false)
-    setState({ ...state, ...next })
+    setState(next)
   }
 
   /** Every row matching the current filter, page by page (for "all matching" bulk actions). */

@@ -1,3 +1,4 @@
+import { Checkbox } from 'primereact/checkbox'
 import { Dropdown } from 'primereact/dropdown'
 import { InputText } from 'primereact/inputtext'
 import { MultiSelect } from 'primereact/multiselect'
@@ -59,7 +60,14 @@ export function ActionForm({ id, action, pointer, scope, onChange }: { id: strin
         <TextFields id={`${id}-confirm`} label={t('action.confirm')} hint={t('action.confirmHelp')} value={action.confirm} onChange={(confirm) => set({ confirm })} />
       </div>
 
-      {action.kind === 'navigate' && <RouteTargetFields id={`${id}-to`} label={t('action.to')} value={action.to} templates={templates} onChange={(to) => set({ to })} />}
+      {action.kind === 'navigate' && (
+        <>
+          <RouteTargetFields id={`${id}-to`} label={t('action.to')} value={action.to} templates={templates} onChange={(to) => set({ to })} />
+          <FieldShell id={`${id}-back`} label={t('action.back')} hint={t('action.backHelp')} check>
+            <Checkbox inputId={`${id}-back`} checked={!!action.back} onChange={(e) => set({ back: e.checked ? true : undefined })} aria-describedby={describedBy(`${id}-back`, true, null)} />
+          </FieldShell>
+        </>
+      )}
 
       {(action.kind === 'call' || action.kind === 'download') && (
         <>

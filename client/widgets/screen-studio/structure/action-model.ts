@@ -13,7 +13,7 @@ export const ACTION_SEVERITIES = ['success', 'info', 'warning', 'danger', 'secon
 
 /** The keys only some kinds use: changing kind leaves out what the new kind does not read. */
 const KIND_KEYS: Record<ActionKind, readonly (keyof ActionSpec)[]> = {
-  navigate: ['to'],
+  navigate: ['to', 'back'],
   call: ['call', 'after'],
   download: ['call'],
   form: ['form', 'dialogTitle', 'dialogWidth'],
