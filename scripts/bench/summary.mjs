@@ -2,13 +2,21 @@
 // taken within each round (machines drift: only ratios measured side by side count), the
 // targets of issue 8 with pass or fail, and a markdown table.
 
-export const TARGETS = {
-  ratio_bff_nginx: { min: 0.3, what: 'throughput ≥ 0.30× nginx (50 connections)' },
-  ratio_bff_express: { min: 2.5, what: 'throughput ≥ 2.5× Express (50 connections)' },
-  bff_cpu_us_per_req: { max: 200, what: '≤ 200 µs CPU per proxied request' },
-  added_p99_ms_at_1000: { max: 2, what: 'p99 added over direct ≤ 2 ms at 1 000 req/s' },
-  bff_max_ms_200: { max: 1000, what: 'no request slower than 1 s at 200 connections' },
-}
+/**
+ * Targets, each on a figure of the summary. Issue 8's are the first bar; issue 19's are tighter
+ * and look at the worst round, not the median one (tails live in the worst round).
+ */
+export const TARGETS = [
+  { key: 'ratio_bff_nginx', min: 0.3, what: 'throughput ≥ 0.30× nginx (50 connections)' },
+  { key: 'ratio_bff_express', min: 2.5, what: 'throughput ≥ 2.5× Express (50 connections)' },
+  { key: 'bff_cpu_us_per_req', max: 200, what: '≤ 200 µs CPU per proxied request' },
+  { key: 'added_p99_ms_at_1000', max: 2, what: 'p99 added over direct ≤ 2 ms at 1 000 req/s' },
+  { key: 'bff_max_ms_200', max: 1000, what: 'no request slower than 1 s at 200 connections' },
+  { key: 'ratio_bff_nginx', min: 0.6, what: 'issue 19: throughput ≥ 0.6× nginx (50 connections)' },
+  { key: 'ratio_bff_express', min: 2.8, what: 'issue 19: throughput ≥ 2.8× Express (50 connections)' },
+  { key: 'added_p99_ms_at_1000_worst_round', max: 1, what: 'issue 19: p99 added over direct ≤ 1 ms at 1 000 req/s in every round' },
+  { key: 'max_over_nginx_200_worst_round', max: 2, what: "issue 19: slowest request at 200 connections ≤ 2× nginx's slowest, in every round" },
+]
 
 export function median(values) {
   const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b)
@@ -24,14 +32,23 @@ const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null)
 const select = (runs, kind, target, connections) =>
   runs.filter((r) => r.kind === kind && (target === undefined || r.target === target) && (connections === undefined || r.connections === connections))
 
-/** Median over rounds of `f(runOfA, runOfB)` for the rounds that have both. */
-function sameRound(runs, kind, connections, a, b, f) {
+/** `f(runOfA, runOfB)` for each round that has both. */
+function perRound(runs, kind, connections, a, b, f) {
   const values = []
   for (const ra of select(runs, kind, a, connections)) {
     const rb = select(runs, kind, b, connections).find((r) => r.round === ra.round)
     if (rb) values.push(f(ra, rb))
   }
-  return median(values)
+  return values
+}
+
+/** Median over rounds of `f(runOfA, runOfB)` for the rounds that have both. */
+const sameRound = (runs, kind, connections, a, b, f) => median(perRound(runs, kind, connections, a, b, f))
+
+/** The worst (largest) over rounds of `f(runOfA, runOfB)`; NaN without a round. */
+function worstRound(runs, kind, connections, a, b, f) {
+  const values = perRound(runs, kind, connections, a, b, f).filter((v) => Number.isFinite(v))
+  return values.length ? Math.max(...values) : NaN
 }
 
 export function summarise(runs, meta) {
@@ -65,6 +82,8 @@ export function summarise(runs, meta) {
     direct_p99_ms_at_1000: p99AtRate('direct'),
     nginx_p99_ms_at_1000: p99AtRate('nginx'),
     added_p99_ms_at_1000: round3(sameRound(runs, 'rate', undefined, 'bff', 'direct', (x, y) => x.p99Ms - y.p99Ms)),
+    added_p99_ms_at_1000_worst_round: round3(worstRound(runs, 'rate', undefined, 'bff', 'direct', (x, y) => x.p99Ms - y.p99Ms)),
+    max_over_nginx_200_worst_round: round2(worstRound(runs, 'saturation', 200, 'bff', 'nginx', (x, y) => x.maxMs / y.maxMs)),
     nginx_added_p99_ms_at_1000: round3(sameRound(runs, 'rate', undefined, 'nginx', 'direct', (x, y) => x.p99Ms - y.p99Ms)),
     bff_p50_ms_at_1000: round3(median(select(runs, 'rate', 'bff').map((r) => r.p50Ms))),
     direct_p50_ms_at_1000: round3(median(select(runs, 'rate', 'direct').map((r) => r.p50Ms))),
@@ -82,11 +101,12 @@ export function summarise(runs, meta) {
       median(select(runs, 'saturation', 'express', 50).map((e) => (e.cpuUsPerRequest + e.upstreamCpuUsPerRequest + e.loadGeneratorCpuUsPerRequest) / (e.upstreamCpuUsPerRequest + e.loadGeneratorCpuUsPerRequest))),
     ),
   }
-  const targets = Object.entries(TARGETS).map(([key, t]) => {
+  const targets = TARGETS.map((t) => {
+    const key = t.key
     const value = figures[key]
     let pass = value !== null && (t.min !== undefined ? value >= t.min : value <= t.max)
     // A slow request is not the only way to fail at 200 connections: none may fail at all.
-    if (key === 'bff_max_ms_200' && figures.bff_failed_requests > 0) pass = false
+    if ((key === 'bff_max_ms_200' || key === 'max_over_nginx_200_worst_round') && figures.bff_failed_requests > 0) pass = false
     return { key, target: t.what, value, pass }
   })
   return { ...meta, ...figures, targets, runs }
@@ -105,8 +125,21 @@ export function markdown(s) {
   lines.push(`| slowest request, 200 connections (ms) | | ${fmt(s.bff_max_ms_200, 1)} | ${fmt(s.nginx_max_ms_200, 1)} | ${fmt(s.express_max_ms_200, 1)} |`)
   lines.push(`| p99 at 1 000 req/s (ms) | ${fmt(s.direct_p99_ms_at_1000, 2)} | ${fmt(s.bff_p99_ms_at_1000, 2)} | ${fmt(s.nginx_p99_ms_at_1000, 2)} | |`)
   lines.push('')
+  lines.push('Every round:', '')
+  lines.push('| round | BFF/nginx | BFF/Express | BFF CPU | Express CPU | p99 at 1 000 req/s (direct / BFF), added | slowest, 200 conn. (BFF / nginx / Express) |', '|---|---:|---:|---:|---:|---:|---:|')
+  const rounds = [...new Set(s.runs.map((r) => r.round))].sort((a, b) => a - b)
+  for (const round of rounds) {
+    const of = (kind, target, connections) => s.runs.find((r) => r.round === round && r.kind === kind && r.target === target && (connections === undefined || r.connections === connections))
+    const [b50, n50, e50] = ['bff', 'nginx', 'express'].map((t) => of('saturation', t, 50))
+    const [b200, n200, e200] = ['bff', 'nginx', 'express'].map((t) => of('saturation', t, 200))
+    const [dRate, bRate] = ['direct', 'bff'].map((t) => of('rate', t))
+    const ratio = (a, b) => (a && b ? `${fmt(a.rps / b.rps, 2)}×` : '–')
+    const added = dRate && bRate ? `${fmt(dRate.p99Ms, 2)} / ${fmt(bRate.p99Ms, 2)}, +${fmt(bRate.p99Ms - dRate.p99Ms, 2)} ms` : '–'
+    lines.push(`| ${round} | ${ratio(b50, n50)} | ${ratio(b50, e50)} | ${fmt(b50?.cpuUsPerRequest)} µs | ${fmt(e50?.cpuUsPerRequest)} µs | ${added} | ${fmt(b200?.maxMs)} / ${fmt(n200?.maxMs)} / ${fmt(e200?.maxMs)} ms |`)
+  }
+  lines.push('')
   lines.push('| target | measured | |', '|---|---:|---|')
-  for (const t of s.targets) lines.push(`| ${t.target} | ${fmt(t.value, t.key.startsWith('ratio') ? 2 : 1)} | ${t.pass ? 'met' : '**not met**'} |`)
+  for (const t of s.targets) lines.push(`| ${t.target} | ${fmt(t.value, t.key.startsWith('ratio') || t.key.startsWith('max_over') ? 2 : 1)} | ${t.pass ? 'met' : '**not met**'} |`)
   lines.push('')
   lines.push(
     `Ratios (medians of same-round ratios): BFF/nginx ${fmt(s.ratio_bff_nginx, 2)} (200 connections: ${fmt(s.ratio_bff_nginx_200, 2)}), ` +
