@@ -122,6 +122,8 @@ export const ApprovalView = Type.Object(
     comment: Type.Optional(Type.String()),
     /** The upstream's status once sent. */
     upstreamStatus: Type.Optional(Type.Integer()),
+    /** Approved but not applied (`failed`): why, in both languages (the record changed meanwhile, the service refused it). */
+    failure: Type.Optional(LocalizedText),
     /** The upstream's answer waits for the requester to read it, once (`GET /bff/approvals/:id/result`). */
     resultWaiting: Type.Optional(Type.Boolean()),
   },

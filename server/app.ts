@@ -289,7 +289,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await app.register(eventRoutes, { gate, sessions, hub, rules: recordRules, access: new PresenceAccess(upstream, recordRules), heartbeatMs: live.heartbeatMs })
   const changes = liveChanges(recordRules, hub)
   const policies = new PolicyService(menuStore, auditWriter, catalogue, deps.now)
-  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, changes, retentionMs: config.approvalRetentionMs, now: deps.approvalClock ?? deps.now })
+  const approvals = new ApprovalService({ store: stores.approvals, policies, upstream, catalogue, audit: auditWriter, notices: stores.notices, cipher: stores.cipher, changes, retentionMs: config.approvalRetentionMs, now: deps.approvalClock ?? deps.now, log: app.log })
   await app.register(approvalRoutes, { gate, approvals, policies })
   await app.register(policyEditorRoutes, { gate, policies })
   // Off, the path does not exist (404): nothing to probe.

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
 import type { ApprovalPolicy, ApprovalStatus, ApprovalView, HeldAnswer, PolicyLookup } from '../../schemas/approval'
 import type { AuditActor, AuditChange, AuditRecord } from '../../schemas/audit'
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
 import { callName, type CallIndex } from '../../schemas/catalogue/match'
+import type { LocalizedText } from '../../schemas/i18n'
 import type { Notice } from '../../schemas/notice'
 import { summarizeBody } from '../audit/audit-summary'
 import type { AuditWriter } from '../audit/audit-writer'
+import { maskedText } from '../audit/audit-mask'
 import { actorOf, readPath, recordKey } from '../audit/call-audit'
 import { recordChanges } from '../audit/record-changes'
 import type { CheckedCall } from '../catalogue/call-check'
@@ -14,7 +16,7 @@ import { HttpError } from '../lib/errors'
 import type { NoticeStore } from '../notices/notice-store'
 import type { Session } from '../session/session-store'
 import type { TokenCipher } from '../session/token-cipher'
-import type { UpstreamCall, UpstreamClient } from '../upstream/upstream-client'
+import { UpstreamError, type UpstreamCall, type UpstreamClient } from '../upstream/upstream-client'
 import type { ApprovalStore, StoredApproval } from './approval-store'
 import { holds, policiesFor, valuesAt, type ConditionInput } from './policy-condition'
 import type { LiveChanges } from '../events/live-changes'
@@ -29,6 +31,8 @@ export const SIGNUP_POLICY = { id: 'self-signup', label: { es: 'Alta de una cuen
 /** The catalogued calls that decide a self sign-up upstream. */
 const ACTIVATE_CALL = 'auth.activate'
 const REFUSE_CALL = 'auth.rejectSignup'
+/** The catalogued call that withdraws a sign-up nobody decided in time, authorised by the token its registration answered. */
+const WITHDRAW_CALL = 'auth.withdrawSignup'
 
 /** The account a self sign-up created upstream (the answer of `POST api/auth/register`). */
 export interface SignedUpAccount {
@@ -36,6 +40,8 @@ export interface SignedUpAccount {
   Email: string
   Nombre: string
   Apellidos?: string
+  /** The token that withdraws the account while it waits (answered once by the registration). */
+  TokenRetirada?: string
 }
 
 /** Expired requests are looked for at most this often, besides on every read of the inbox. */
@@ -55,6 +61,8 @@ export interface ApprovalServiceOptions {
   /** How long a decided or expired request is kept after its decision (APPROVAL_RETENTION_DAYS); pending ones stay until decided or expired. */
   retentionMs?: number
   now?: () => number
+  /** Where the sweep (no request of its own) logs; silent without. */
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn'>
 }
 
 /** Decided requests are kept this long unless configured otherwise. */
@@ -97,11 +105,18 @@ export class ApprovalService {
     const readCall = checked.call.record?.read ? this.calls.get(checked.call.record.read) : undefined
     const key = recordKey(checked.call, checked, request.body)
     let record: unknown
+    let version: string | undefined
     // Read whenever the call names its read: the conditions may need it, and the approver's diff does.
     // The proxy's audit has read it already (same read call, same key): not asked for twice.
     const read = request.auditing?.read
-    if (read && read.call === readCall && read.id === key) record = request.auditing!.before
-    else if (readCall && key !== undefined) record = await this.readJson({ ...base, method: 'GET', path: readPath(readCall, key) })
+    if (read && read.call === readCall && read.id === key) {
+      record = request.auditing!.before
+      version = request.auditing!.beforeVersion
+    } else if (readCall && key !== undefined) {
+      const answer = await this.readVersioned({ ...base, method: 'GET', path: readPath(readCall, key) })
+      record = answer?.body
+      version = answer?.version
+    }
     const input: ConditionInput = { body: request.body, query: queryOf(checked), record }
     const lookups = new Map<string, Promise<Map<string, string[]> | null>>()
     const lookup = (l: PolicyLookup) => {
@@ -112,6 +127,13 @@ export class ApprovalService {
     const matched: ApprovalPolicy[] = []
     for (const policy of candidates) if (!policy.when || (await holds(policy.when, input, lookup))) matched.push(policy)
     if (matched.length === 0) return null
+    // The version the requester based the change on goes with it: already stale, it is refused
+    // now (412, as the upstream would), not held for an approval that could only fail.
+    const ifMatch = ifMatchOf(request)
+    if (ifMatch !== undefined && version !== undefined && !matchesVersion(ifMatch, version)) {
+      request.log.info({ event: 'approval_stale', call: checked.call.id }, 'held change refused: its version is stale')
+      throw new HttpError(412, staleMessage(checked.call.record?.entity, key))
+    }
 
     const id = randomUUID()
     const created = this.now()
@@ -132,6 +154,7 @@ export class ApprovalService {
       method: checked.call.method,
       upstreamPath: checked.upstreamPath,
       sealedBody: request.body === undefined ? null : this.opts.cipher.encrypt(JSON.stringify(request.body), sealContext(id)),
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
       requestId: String(request.id),
       createdAt: created,
       expiresAt: created + APPROVAL_TTL_MS,
@@ -148,12 +171,17 @@ export class ApprovalService {
   /**
    * A self sign-up waits here for a GESTORACCESS user of its brand: approving sends the
    * catalogued activation with the approver's token, rejecting sends the refusal (the account
-   * goes). The new account is the requester, so it can never decide its own request.
+   * goes), and expiring withdraws it with the token its registration answered (nobody's session
+   * is there then). The new account is the requester, so it can never decide its own request.
    */
   async holdSignUp(request: FastifyRequest, account: SignedUpAccount): Promise<StoredApproval> {
     const activate = this.calls.get(ACTIVATE_CALL)
     const refuse = this.calls.get(REFUSE_CALL)
     if (!activate || !refuse) throw new HttpError(503, 'El alta de cuentas no está disponible: el catálogo no tiene sus llamadas de aprobación.')
+    const withdraw = this.calls.get(WITHDRAW_CALL)
+    const token = typeof account.TokenRetirada === 'string' && account.TokenRetirada !== '' ? account.TokenRetirada : undefined
+    // Without them, an expired sign-up stays inactive upstream: said once, here.
+    if (!withdraw || !token) request.log.warn({ event: 'signup_without_withdrawal', userId: account.Id, catalogued: !!withdraw }, 'sign-up cannot be withdrawn on expiry')
     const id = randomUUID()
     const created = this.now()
     const name = [account.Nombre, account.Apellidos ?? ''].join(' ').trim()
@@ -171,7 +199,10 @@ export class ApprovalService {
       brandDomain: request.brand.Domain,
       method: activate.method,
       upstreamPath: `/${activate.path}?id=${account.Id}`,
-      onReject: { method: refuse.method, upstreamPath: `/${refuse.path}?id=${account.Id}` },
+      onReject: { method: refuse.method, upstreamPath: `/${refuse.path}?id=${account.Id}`, callId: refuse.id },
+      ...(withdraw && token
+        ? { onExpire: { callId: withdraw.id, method: withdraw.method, upstreamPath: `/${withdraw.path}`, sealedBody: this.opts.cipher.encrypt(JSON.stringify({ Id: account.Id, Token: token }), expiryContext(id)) } }
+        : {}),
       sealedBody: null,
       requestId: String(request.id),
       createdAt: created,
@@ -208,6 +239,7 @@ export class ApprovalService {
 
     let status: number
     let result: string | null = null
+    let refusal: unknown
     try {
       const body = held.sealedBody === null ? undefined : this.opts.cipher.decrypt(held.sealedBody, sealContext(id))
       if (body === null) throw new Error('sealed body does not open')
@@ -217,18 +249,22 @@ export class ApprovalService {
         token: session.token,
         brandDomain: held.brandDomain,
         requestId: String(request.id),
+        // The version the requester saw: changed since, the upstream refuses it (412) and nothing lands.
+        ...(held.ifMatch ? { ifMatch: held.ifMatch } : {}),
         ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
       })
       status = answer.status
       if (status < 400 && answer.body !== undefined && answer.body !== '') result = this.opts.cipher.encrypt(JSON.stringify(answer.body), resultContext(id, held.requester.id))
+      if (status >= 400) refusal = answer.body
     } catch (err) {
       request.log.warn({ event: 'approval_send_failed', approvalId: id, err: { message: (err as Error).message } }, 'approved change not sent')
       status = err instanceof HttpError ? err.statusCode : 502
     }
     const ok = status < 400
+    if (!ok) request.log.info({ event: 'approval_failed', approvalId: id, call: held.callId, status }, 'approved change refused upstream')
     // The change landed: open lists and detail screens of the record refresh (the key as the audit keeps it).
     if (ok && call) this.opts.changes?.published(request.log, this.opts.changes.rules.change(held.brand, call, held.record?.id))
-    const outcome = { status: ok ? ('approved' as const) : ('failed' as const), upstreamStatus: status, sealedResult: result }
+    const outcome = { status: ok ? ('approved' as const) : ('failed' as const), upstreamStatus: status, sealedResult: result, ...(ok ? {} : { failure: failureOf(status, refusal) }) }
     const settled = (await this.opts.store.transition(id, 'approving', outcome)) ?? { ...claimed, ...outcome }
     await this.opts.audit.write({
       at: new Date(this.now()).toISOString(),
@@ -246,6 +282,8 @@ export class ApprovalService {
     })
     await this.recordDecision(request, session, settled, ok ? 'approval.approve' : 'approval.failed', status)
     await this.notify(settled, ok ? 'approved' : 'failed')
+    // The approver learns it did not land, and why (the request stays as failed, told to its requester).
+    if (!ok) throw new HttpError(status >= 500 ? 502 : 409, `Has aprobado el cambio, pero no se ha aplicado. ${outcome.failure!.es}`)
     return toView(settled)
   }
 
@@ -275,10 +313,19 @@ export class ApprovalService {
   }
 
   /** The timer's work: expire what is due, then drop what was decided longer ago than the retention. */
-  async sweep(): Promise<{ expired: number; pruned: number }> {
+  async sweep(): Promise<{ expired: number; pruned: number; withdrawn: number }> {
+    // Those whose call failed on an earlier sweep first: one that expires now is tried next time.
+    const withdrawn = await this.retryExpiryCalls()
     const expired = await this.expireDue()
     const pruned = await this.pruneDecided()
-    return { expired, pruned }
+    return { expired, pruned, withdrawn }
+  }
+
+  /** Expired requests whose upstream call (a sign-up's withdrawal) did not go through yet: tried again. */
+  async retryExpiryCalls(): Promise<number> {
+    let done = 0
+    for (const a of await this.opts.store.list({ status: ['expired'], limit: 10_000 })) if (a.onExpire && (await this.sendExpiryCall(a))) done++
+    return done
   }
 
   /** Decided and expired requests older (by their decision) than the retention are deleted; the audit keeps their story. */
@@ -312,9 +359,63 @@ export class ApprovalService {
         details: { call: a.call, requester: a.requester.email },
         approval: { id: a.id, requestedBy: a.requester },
       })
+      // Claimed as expired first (no approval can race it now), then withdrawn upstream.
+      if (done.onExpire) await this.sendExpiryCall(done)
       await this.notify(done, 'expired')
     }
     return expired
+  }
+
+  /**
+   * The upstream call an expired request makes (a sign-up nobody decided is withdrawn, with the
+   * token its registration answered: there is no session then). Recorded in the audit as a call
+   * of nobody's, with the request's id. Not done (the upstream failed), it stays due and the
+   * sweep tries again; gone already (404) is as good as done.
+   */
+  private async sendExpiryCall(a: StoredApproval): Promise<boolean> {
+    const call = a.onExpire!
+    const requestId = `approval-expiry:${a.id}`
+    let status: number
+    const body = call.sealedBody === null ? undefined : this.opts.cipher.decrypt(call.sealedBody, expiryContext(a.id))
+    if (body === null) {
+      // Sealed with a key this BFF no longer has: it can never be sent.
+      this.opts.log?.warn({ event: 'approval_expiry_call_unsealable', approvalId: a.id, call: call.callId }, 'expiry call cannot be opened')
+      await this.opts.store.transition(a.id, 'expired', { status: 'expired', onExpire: null })
+      return false
+    }
+    try {
+      const answer = await this.opts.upstream.call({
+        method: call.method as UpstreamCall['method'],
+        path: call.upstreamPath,
+        brandDomain: a.brandDomain,
+        requestId,
+        ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
+      })
+      status = answer.status
+    } catch (err) {
+      status = err instanceof HttpError || err instanceof UpstreamError ? err.statusCode : 502
+    }
+    const done = status < 400 || status === 404
+    const endpoint = this.calls.get(call.callId)
+    await this.opts.audit.write({
+      at: new Date(this.now()).toISOString(),
+      kind: 'call',
+      actor: null,
+      brand: a.brand,
+      call: endpoint ? callName(endpoint) : `${call.method} ${call.upstreamPath.replace(/^\//, '')}`,
+      callId: call.callId,
+      ...(a.record ? { record: a.record } : {}),
+      outcome: { status, ok: status < 400 },
+      requestId,
+      approval: { id: a.id, requestedBy: a.requester },
+    })
+    if (done) {
+      await this.opts.store.transition(a.id, 'expired', { status: 'expired', onExpire: null })
+      this.opts.log?.info({ event: 'approval_expiry_call', approvalId: a.id, call: call.callId, status }, 'expired request withdrawn upstream')
+    } else {
+      this.opts.log?.warn({ event: 'approval_expiry_call_failed', approvalId: a.id, call: call.callId, status }, 'expired request not withdrawn upstream: tried again later')
+    }
+    return done
   }
 
   /**
@@ -329,8 +430,21 @@ export class ApprovalService {
       const answer = await this.opts.upstream.call({ method: refusal.method as UpstreamCall['method'], path: refusal.upstreamPath, token: session.token, brandDomain: held.brandDomain, requestId: String(request.id) })
       status = answer.status
     } catch (err) {
-      status = err instanceof HttpError ? err.statusCode : 502
+      status = err instanceof HttpError || err instanceof UpstreamError ? err.statusCode : 502
     }
+    const endpoint = refusal.callId ? this.calls.get(refusal.callId) : undefined
+    await this.opts.audit.write({
+      at: new Date(this.now()).toISOString(),
+      kind: 'call',
+      actor: actorOf(session),
+      brand: held.brand,
+      call: endpoint ? callName(endpoint) : `${refusal.method} ${refusal.upstreamPath.replace(/^\//, '').replace(/\?.*$/, '')}`,
+      ...(endpoint ? { callId: endpoint.id } : {}),
+      ...(held.record ? { record: held.record } : {}),
+      outcome: { status, ok: status < 400 },
+      requestId: String(request.id),
+      approval: { id: held.id, requestedBy: held.requester, decidedBy: actorOf(session) },
+    })
     if (status < 400 || status === 404) return
     request.log.warn({ event: 'approval_refusal_failed', approvalId: held.id, status }, 'rejection not applied upstream')
     throw new HttpError(status === 403 ? 403 : 502, 'El servicio no ha aplicado el rechazo: la solicitud sigue pendiente. Vuelve a intentarlo.')
@@ -346,6 +460,8 @@ export class ApprovalService {
     if (!held || held.brand !== session.brand) throw new HttpError(404, 'No existe esa solicitud de aprobación.')
     if (held.requester.id === session.userId) throw new HttpError(403, 'No puedes aprobar ni rechazar tu propia solicitud: la decide otra persona con permiso GESTORACCESS.')
     if (held.status !== 'pending') throw alreadyDecided(held)
+    // Due but not yet swept (the sweep runs at most once a second): expired all the same.
+    if (held.expiresAt <= this.now()) throw alreadyDecided({ ...held, status: 'expired' })
     return held
   }
 
@@ -377,7 +493,13 @@ export class ApprovalService {
         a.callId === ACTIVATE_CALL
           ? { severity: 'success', text: { es: `${by} ha aprobado tu cuenta. Te damos la bienvenida.${note}`, en: `${by} approved your account. Welcome.${note}` } }
           : { severity: 'success', text: { es: `${by} ha aprobado tu cambio (${a.call}) y se ha aplicado.${note}`, en: `${by} approved your change (${a.call}) and it has been applied.${note}` } },
-      failed: { severity: 'warn', text: { es: `${by} ha aprobado tu cambio (${a.call}), pero el servicio lo ha rechazado (HTTP ${a.upstreamStatus ?? '—'}).`, en: `${by} approved your change (${a.call}), but the service refused it (HTTP ${a.upstreamStatus ?? '—'}).` } },
+      failed: {
+        severity: 'warn',
+        text: {
+          es: `${by} ha aprobado tu cambio (${a.call}), pero no se ha aplicado. ${a.failure?.es ?? `El servicio lo ha rechazado (HTTP ${a.upstreamStatus ?? '—'}).`}`,
+          en: `${by} approved your change (${a.call}), but it was not applied. ${a.failure?.en ?? `The service refused it (HTTP ${a.upstreamStatus ?? '—'}).`}`,
+        },
+      },
       rejected: { severity: 'warn', text: { es: `${by} ha rechazado tu cambio (${a.call}).${note}`, en: `${by} rejected your change (${a.call}).${note}` } },
       expired: { severity: 'warn', text: { es: `Tu cambio (${a.call}) ha caducado sin que nadie lo aprobara en 48 horas.`, en: `Your change (${a.call}) expired: nobody approved it within 48 hours.` } },
     }
@@ -418,6 +540,17 @@ export class ApprovalService {
     return table
   }
 
+  /** A record's JSON answer and its version (ETag), or undefined when it cannot be read. */
+  private async readVersioned(call: UpstreamCall): Promise<{ body: object; version?: string } | undefined> {
+    try {
+      const answer = await this.opts.upstream.call(call)
+      if (answer.status !== 200 || answer.body === null || typeof answer.body !== 'object') return undefined
+      return { body: answer.body, ...(answer.etag ? { version: answer.etag } : {}) }
+    } catch {
+      return undefined
+    }
+  }
+
   /** A JSON answer of a read, or undefined when it fails (the caller then holds, or assumes nothing). */
   private async readJson(call: UpstreamCall): Promise<unknown> {
     try {
@@ -429,7 +562,55 @@ export class ApprovalService {
   }
 }
 
+/** The request's `If-Match` as one header value (several are joined, as HTTP allows); undefined when absent or blank. */
+function ifMatchOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['if-match']
+  const value = (Array.isArray(header) ? header.join(', ') : (header ?? '')).trim()
+  return value === '' ? undefined : value
+}
+
+/**
+ * Whether an `If-Match` names the record's current version (RFC 9110 §13.1.1): `*` matches any
+ * record there is, and the comparison is strong (a weak validator never matches).
+ */
+export function matchesVersion(ifMatch: string, version: string): boolean {
+  const wanted = ifMatch
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '')
+  return wanted.includes('*') || (!version.startsWith('W/') && wanted.includes(version))
+}
+
+function staleMessage(entity: string | undefined, key: string | undefined): string {
+  const what = entity && key !== undefined ? `Este registro (${entity} ${key})` : 'Este registro'
+  return `${what} ha cambiado desde que lo abriste: otra persona lo ha guardado antes. Revisa sus cambios y vuelve a enviarlo; no se ha pedido nada.`
+}
+
+/** What the upstream says when it refuses, if it says it in a short text: masked, never whole personal data. */
+function refusalText(body: unknown): string | undefined {
+  const text = typeof body === 'string' ? body : typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : undefined
+  const trimmed = text?.trim()
+  return trimmed ? maskedText(trimmed, 'text') : undefined
+}
+
+/** Why an approved change did not land, for the approver, «Mis solicitudes» and the requester's notice. */
+function failureOf(status: number, refusal: unknown): LocalizedText {
+  if (status === 412) {
+    return {
+      es: 'El registro cambió después de que se pidiera el cambio (otra persona lo guardó antes), así que no se ha aplicado nada. Hay que revisarlo y, si sigue haciendo falta, pedir el cambio de nuevo.',
+      en: 'The record changed after the change was requested (someone else saved it first), so nothing was applied. It has to be reviewed and, if still needed, requested again.',
+    }
+  }
+  if (status >= 500) return { es: `El servicio no lo ha aplicado (HTTP ${status}).`, en: `The service did not apply it (HTTP ${status}).` }
+  const said = refusalText(refusal)
+  return {
+    es: `El servicio lo ha rechazado (HTTP ${status})${said ? `: «${said}»` : ''}. No se ha aplicado nada.`,
+    en: `The service refused it (HTTP ${status})${said ? `: «${said}»` : ''}. Nothing was applied.`,
+  }
+}
+
 const sealContext = (id: string) => `approval:${id}`
+const expiryContext = (id: string) => `approval-expiry:${id}`
 const resultContext = (id: string, requester: number) => `approval-result:${id}:${requester}`
 
 function queryOf(checked: CheckedCall): Record<string, string> {
@@ -494,6 +675,7 @@ export function toView(a: StoredApproval): ApprovalView {
     ...(a.decidedAt !== undefined ? { decidedAt: new Date(a.decidedAt).toISOString() } : {}),
     ...(a.comment ? { comment: a.comment } : {}),
     ...(a.upstreamStatus !== undefined ? { upstreamStatus: a.upstreamStatus } : {}),
+    ...(a.failure ? { failure: a.failure } : {}),
     ...(a.sealedResult ? { resultWaiting: true } : {}),
   }
 }

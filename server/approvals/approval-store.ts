@@ -9,9 +9,19 @@ export interface StoredApproval extends Omit<ApprovalView, 'createdAt' | 'expire
   method: string
   upstreamPath: string
   /** The upstream call a rejection makes (a refused sign-up's account is removed); none for the rest. */
-  onReject?: { method: string; upstreamPath: string }
+  onReject?: { method: string; upstreamPath: string; callId?: string }
+  /**
+   * The upstream call the expiry makes (a sign-up nobody decided is withdrawn), its body sealed
+   * (it holds the withdrawal token); null once made, kept until then so the sweep tries again.
+   */
+  onExpire?: { callId: string; method: string; upstreamPath: string; sealedBody: string | null } | null
   /** The JSON body, sealed; null when the call had none. */
   sealedBody: string | null
+  /**
+   * The requester's `If-Match`: the version of the record the change was based on, sent with it
+   * on approval, so a record changed meanwhile refuses it (412) instead of being overwritten.
+   */
+  ifMatch?: string
   brandDomain: string
   /**
    * The upstream's answer to the approved request, sealed, for the requester alone to read once

@@ -19,6 +19,8 @@ export interface AuditedCall {
   /** The record's read call and its key, when the catalogue names one and the request gives the key. */
   read: { call: Endpoint; id: string } | null
   before?: unknown
+  /** The ETag the record was read with before the change, when the upstream versions it. */
+  beforeVersion?: string
   after?: unknown
   /** Set when the BFF held the change for approval (a 202): the held request's id. */
   approvalId?: string
@@ -69,13 +71,16 @@ export class CallAudit {
     const audited = request.auditing
     if (!audited) return
     audited.read = this.readOf(audited, request.body)
-    if (audited.read) audited.before = await this.readRecord(request, audited)
+    if (!audited.read) return
+    const read = await this.readRecord(request, audited)
+    audited.before = read?.body
+    if (read?.version) audited.beforeVersion = read.version
   }
 
   /** Reads the record again once the change succeeded. */
   async readAfter(request: FastifyRequest): Promise<void> {
     const audited = request.auditing
-    if (audited?.read && audited.before !== undefined) audited.after = await this.readRecord(request, audited)
+    if (audited?.read && audited.before !== undefined) audited.after = (await this.readRecord(request, audited))?.body
   }
 
   /** Writes the request's entry, once, with the status it is answered with. Never fails the request. */
@@ -111,8 +116,8 @@ export class CallAudit {
     await this.opts.writer.write(entry)
   }
 
-  /** The record through its read call with the user's token; undefined when it cannot be read (the change still goes ahead). */
-  private async readRecord(request: FastifyRequest, audited: AuditedCall): Promise<unknown> {
+  /** The record (and its version) through its read call with the user's token; undefined when it cannot be read (the change still goes ahead). */
+  private async readRecord(request: FastifyRequest, audited: AuditedCall): Promise<{ body: object; version?: string } | undefined> {
     const { call, id } = audited.read!
     try {
       const answer = await this.opts.upstream.call({
@@ -122,7 +127,8 @@ export class CallAudit {
         brandDomain: request.brand.Domain,
         requestId: String(request.id),
       })
-      return answer.status === 200 && answer.body !== null && typeof answer.body === 'object' ? answer.body : undefined
+      if (answer.status !== 200 || answer.body === null || typeof answer.body !== 'object') return undefined
+      return { body: answer.body, ...(answer.etag ? { version: answer.etag } : {}) }
     } catch (err) {
       request.log.warn({ event: 'audit_read_failed', call: call.id, err: { message: (err as Error).message } }, 'record not read for the audit')
       return undefined

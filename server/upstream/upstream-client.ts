@@ -23,11 +23,15 @@ export interface UpstreamCall {
   /** Host the browser used, so the upstream can build links back to this portal. */
   forwardedHost?: string
   forwardedProto?: string
+  /** The record version the change is based on (`If-Match`): the upstream refuses a stale one with 412. */
+  ifMatch?: string
 }
 
 export interface UpstreamAnswer<T = unknown> {
   status: number
   body: T
+  /** The answer's `ETag` (a record's version), when it has one. */
+  etag?: string
 }
 
 /** Who made an upstream call: the BFF itself (sign-in, session, refresh, health) or the `/api/*` proxy. */
@@ -80,6 +84,7 @@ export class UpstreamClient {
     if (call.token) headers.authorization = `Bearer ${call.token}`
     if (call.forwardedHost) headers['x-forwarded-host'] = call.forwardedHost
     if (call.forwardedProto) headers['x-forwarded-proto'] = call.forwardedProto
+    if (call.ifMatch) headers['if-match'] = call.ifMatch
     let payload: string | undefined
     if (call.body !== undefined) {
       payload = JSON.stringify(call.body)
@@ -104,7 +109,8 @@ export class UpstreamClient {
         }
       }
       this.observer?.('bff', outcomeOfStatus(res.statusCode), (performance.now() - started) / 1000)
-      return { status: res.statusCode, body: body as T }
+      const etag = res.headers.etag
+      return { status: res.statusCode, body: body as T, ...(typeof etag === 'string' ? { etag } : {}) }
     } catch (err) {
       const mapped = toUpstreamError(err)
       this.observer?.('bff', outcomeOfError(mapped), (performance.now() - started) / 1000)

@@ -102,6 +102,46 @@ describe('PUT api/auth/activate and DELETE api/auth/pending', () => {
     expect((await register(body)).status).toBe(201)
   })
 
+  it('a pending sign-up is withdrawn, with no session, by the token its registration answered, and by nothing else', async () => {
+    const body = signUp()
+    const created = await register(body)
+    const token = (created.body as unknown as { TokenRetirada: string }).TokenRetirada
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // Only its digest is kept.
+    const row = api.db.prepare('SELECT alta_retirada_hash FROM usuarios WHERE id = ?').get(created.body!.Id) as { alta_retirada_hash: string }
+    expect(row.alta_retirada_hash).toMatch(/^[0-9a-f]{64}$/)
+    expect(row.alta_retirada_hash).not.toContain(token)
+    const withdraw = (Id: unknown, Token: unknown, brand: string = BRAND_DOMAINS.verde) =>
+      fetch(`${api.url}/api/auth/register/withdraw`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-brand-domain': brand }, body: JSON.stringify({ Id, Token }) })
+    const other = await register(signUp())
+    const before = snapshot(api.db)
+    // A wrong token, another brand, another account: no such sign-up, nothing changes.
+    const wrong = await withdraw(created.body!.Id, `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`)
+    expect(wrong.status).toBe(404)
+    expect(await wrong.text()).toBe(`No hay ninguna alta pendiente con el identificador ${created.body!.Id} en esta marca.`)
+    expect((await withdraw(created.body!.Id, token, BRAND_DOMAINS.grupo)).status).toBe(404)
+    expect((await withdraw(other.body!.Id, token)).status).toBe(404)
+    expect((await withdraw('1', token)).status).toBe(400)
+    expect((await withdraw(created.body!.Id, 'corto')).status).toBe(400)
+    expect(snapshot(api.db)).toBe(before)
+
+    expect((await withdraw(created.body!.Id, token)).status).toBe(204)
+    expect(api.db.prepare('SELECT 1 FROM usuarios WHERE id = ?').get(created.body!.Id)).toBeUndefined()
+    expect((await login(api.url, { username: body.Email, password: STRONG })).status).toBe(401)
+    expect((await withdraw(created.body!.Id, token)).status).toBe(404)
+    expect((await register(body)).status).toBe(201)
+  })
+
+  it('an activated account can no longer be withdrawn: its token is dropped', async () => {
+    const created = await register(signUp())
+    const token = (created.body as unknown as { TokenRetirada: string }).TokenRetirada
+    expect((await admin.put('/api/auth/activate', undefined, { id: created.body!.Id })).status).toBe(200)
+    expect((api.db.prepare('SELECT alta_retirada_hash FROM usuarios WHERE id = ?').get(created.body!.Id) as { alta_retirada_hash: string | null }).alta_retirada_hash).toBeNull()
+    const res = await fetch(`${api.url}/api/auth/register/withdraw`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-brand-domain': BRAND_DOMAINS.verde }, body: JSON.stringify({ Id: created.body!.Id, Token: token }) })
+    expect(res.status).toBe(404)
+    expect(api.db.prepare('SELECT activo FROM usuarios WHERE id = ?').get(created.body!.Id)).toEqual({ activo: 1 })
+  })
+
   it('never activates nor deletes an account an administrator made, even an inactive one', async () => {
     const made = await admin.post<{ Id: number }>('/api/usuarios/register', { Email: uniqueEmail('inactivo'), Nombre: 'Pablo', Activo: false, Password: STRONG })
     expect(made.status).toBe(201)

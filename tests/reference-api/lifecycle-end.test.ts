@@ -152,6 +152,14 @@ describe('the call', () => {
     expect((await end(other, { Estado: 'anulado', Motivo: 'Sin versión.' })).status).toBe(200)
   })
 
+  it('a contract ended by someone else since it was read is a 412 (it changed), not a refused state; without a version, the 409', async () => {
+    const code = inState('activo')
+    const { etag } = await read(code)
+    expect((await end(code, { Estado: 'baja', Motivo: 'La primera baja.' }, { ifMatch: etag })).status).toBe(200)
+    await refused(code, { Estado: 'baja', Motivo: 'La segunda baja.' }, 412, `El contrato ${code} ha cambiado desde que lo abriste`, { ifMatch: etag })
+    await refused(code, { Estado: 'baja', Motivo: 'La segunda baja.' }, 409, 'solo se puede dar de baja un contrato activo')
+  })
+
   it('is 404 for a contract out of the caller’s scope, 400 for a bad code', async () => {
     const visible = new Set(
       (await agente.get<{ Items: { CodigoContrato: string }[] }>('/api/contract', { pageIndex: 0, pageSize: 500 })).body.Items.map((c) => c.CodigoContrato),

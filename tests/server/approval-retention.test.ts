@@ -2,9 +2,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import type { FastifyRequest } from 'fastify'
+import type { NewAuditEntry } from '../../schemas/audit'
 import { ApprovalService, type ApprovalServiceOptions } from '../../server/approvals/approval-service'
 import type { StoredApproval } from '../../server/approvals/approval-store'
 import { SqliteApprovalStore } from '../../server/approvals/sqlite-approval-store'
+import { TokenCipher } from '../../server/session/token-cipher'
+import type { UpstreamCall } from '../../server/upstream/upstream-client'
 
 /**
  * Held requests do not pile up: pending ones stay until decided or expired (48 h); decided and
@@ -62,7 +66,7 @@ describe('approval retention', () => {
       await store.create(held('due', now - 3 * DAY))
       await store.create(held('waiting', now - DAY))
 
-      expect(await svc.sweep()).toEqual({ expired: 1, pruned: 1 })
+      expect(await svc.sweep()).toEqual({ expired: 1, pruned: 1, withdrawn: 0 })
       expect(written).toEqual(['approval.expire'])
       expect(await store.get('old-approved')).toBeNull()
       expect((await store.get('recent-rejected'))?.status).toBe('rejected')
@@ -111,6 +115,66 @@ describe('approval retention', () => {
       await vi.advanceTimersByTimeAsync(61_000)
       expect(await store.get('a')).toBeNull()
       expect((await store.get('b'))?.status).toBe('approved')
+    } finally {
+      svc.close()
+      await store.close()
+    }
+  })
+
+  it('a sign-up that expires is withdrawn upstream with its token, no session; a failed withdrawal is tried again by the sweep until it goes', async () => {
+    const store = new SqliteApprovalStore(path.join(dir, 'd.db'))
+    let now = 500 * DAY
+    const sent: UpstreamCall[] = []
+    const answers = [503, 204]
+    const audit: NewAuditEntry[] = []
+    const opts = {
+      store,
+      catalogue: {
+        calls: [
+          { id: 'auth.activate', method: 'PUT', path: 'api/auth/activate' },
+          { id: 'auth.rejectSignup', method: 'DELETE', path: 'api/auth/pending' },
+          { id: 'auth.withdrawSignup', method: 'POST', path: 'api/auth/register/withdraw' },
+        ],
+      },
+      upstream: {
+        call: async (c: UpstreamCall) => {
+          sent.push(c)
+          return { status: answers.shift() ?? 500, body: '' }
+        },
+      },
+      audit: { write: async (e: NewAuditEntry) => void audit.push(e) },
+      notices: { add: async () => undefined },
+      cipher: TokenCipher.random(),
+      now: () => now,
+    } as unknown as ApprovalServiceOptions
+    const svc = new ApprovalService(opts)
+    const request = { id: 'req-signup', brand: { key: 'verde', Domain: 'energiaverde.es' }, log: { info: () => undefined, warn: () => undefined } } as unknown as FastifyRequest
+    try {
+      const held = await svc.holdSignUp(request, { Id: 77, Email: 'nueva@correo.es', Nombre: 'Nueva', TokenRetirada: 'token-de-retirada-0123456789' })
+      // The token is kept sealed, never in clear.
+      expect(JSON.stringify(await store.get(held.id))).not.toContain('token-de-retirada-0123456789')
+      expect(sent).toHaveLength(0)
+
+      now += 49 * 3600_000
+      expect(await svc.sweep()).toEqual({ expired: 1, pruned: 0, withdrawn: 0 })
+      expect(sent).toHaveLength(1)
+      expect(sent[0]).toMatchObject({ method: 'POST', path: '/api/auth/register/withdraw', brandDomain: 'energiaverde.es', body: { Id: 77, Token: 'token-de-retirada-0123456789' } })
+      expect(sent[0]!.token).toBeUndefined()
+      expect((await store.get(held.id))?.status).toBe('expired')
+      expect(audit.map((e) => [e.action ?? e.callId, e.outcome.status])).toEqual([
+        ['approval.expire', 200],
+        ['auth.withdrawSignup', 503],
+      ])
+
+      // The next sweep tries again, and once it goes, never again.
+      now += 60_000
+      expect(await svc.sweep()).toEqual({ expired: 0, pruned: 0, withdrawn: 1 })
+      expect(sent).toHaveLength(2)
+      expect(audit.at(-1)).toMatchObject({ kind: 'call', actor: null, callId: 'auth.withdrawSignup', call: 'POST api/auth/register/withdraw', outcome: { status: 204, ok: true }, record: { entity: 'usuario', id: '77' } })
+      expect(JSON.stringify(audit)).not.toContain('token-de-retirada')
+      now += 60_000
+      expect(await svc.sweep()).toEqual({ expired: 0, pruned: 0, withdrawn: 0 })
+      expect(sent).toHaveLength(2)
     } finally {
       svc.close()
       await store.close()

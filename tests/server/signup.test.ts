@@ -123,6 +123,13 @@ describe('sign-up switched on', () => {
     await login(body.Email).expect(401)
     await decide(held.id, 'approve').expect(409)
     expect((await audit()).find((e) => e.action === 'approval.reject' && e.approval?.id === held.id)).toMatchObject({ actor: { email: 'supervisor@portal.test' } })
+    // The removal upstream is in the audit too, as the call it was, by the one who rejected it.
+    expect((await audit()).find((e) => e.kind === 'call' && e.approval?.id === held.id)).toMatchObject({
+      actor: { email: 'supervisor@portal.test' },
+      callId: 'auth.rejectSignup',
+      call: 'DELETE api/auth/pending',
+      outcome: { status: 204, ok: true },
+    })
   })
 
   it('is throttled as sign-in is: past the limit per e-mail and address, 429 with Retry-After before the upstream is asked', async () => {
@@ -146,6 +153,72 @@ describe('sign-up switched on', () => {
     const text = bff.logs.raw.join('\n')
     expect(text).not.toContain(PASSWORD)
     expect(text).not.toContain(body.Email)
+  })
+})
+
+describe('a sign-up nobody decides', () => {
+  const HOUR = 3600_000
+  let clock = Date.now()
+  let timed: TestBff
+  let timedSupervisor = ''
+  const timedInbox = async () => ((await request(timed.app.server).get('/bff/approvals').set('Cookie', timedSupervisor).expect(200)).body as { Items: ApprovalView[] }).Items
+  const timedAudit = async () => ((await request(timed.app.server).get('/bff/admin/audit?pageSize=500').set('Cookie', timedSupervisor).expect(200)).body as AuditPageAnswer).Items
+  const accountOf = (email: string) => api.db.prepare('SELECT id, activo, alta_retirada_hash FROM usuarios WHERE email = ?').get(email) as { id: number; activo: number; alta_retirada_hash: string | null } | undefined
+
+  beforeAll(async () => {
+    timed = await buildTestBff(api.url, { SIGNUP_ENABLED: 'true', TRUST_PROXY: 'true' }, { approvalClock: () => clock })
+    const res = await request(timed.app.server).post('/bff/auth/login').set('X-CSRF', '1').send(SUPERVISOR).expect(200)
+    timedSupervisor = sessionCookie(res.headers['set-cookie'])
+  })
+  afterAll(async () => {
+    await timed?.close()
+  })
+
+  it('expires after 48 hours and the account is withdrawn upstream: gone, its address free, and the audit has both', async () => {
+    const body = newAccount()
+    await signUp(body, timed, '10.0.7.1').expect(202)
+    const account = accountOf(body.Email)!
+    expect(account).toMatchObject({ activo: 0 })
+    expect(account.alta_retirada_hash).toMatch(/^[0-9a-f]{64}$/)
+    const held = (await timedInbox()).find((a) => a.callId === 'auth.activate' && a.requester.email === body.Email)!
+
+    clock += 47 * HOUR
+    expect((await timedInbox()).some((a) => a.id === held.id)).toBe(true)
+    expect(accountOf(body.Email)).toBeDefined()
+    clock += 2 * HOUR
+    expect((await timedInbox()).some((a) => a.id === held.id)).toBe(false)
+
+    // Removed upstream through the catalogued withdrawal, with no session: it can never sign in, and the address is free again.
+    expect(accountOf(body.Email)).toBeUndefined()
+    expect((await login(body.Email).expect(401)).body.message).not.toMatch(/pendiente/)
+    const upstreamAudit = api.db.prepare("SELECT accion, usuario_id FROM auditoria_admin WHERE entidad = 'usuario' AND entidad_id = ? ORDER BY id").all(String(account.id)) as { accion: string; usuario_id: number | null }[]
+    expect(upstreamAudit.map((r) => r.accion)).toEqual(['usuario.registro', 'usuario.registro.retirado'])
+
+    const entries = (await timedAudit()).filter((e) => e.approval?.id === held.id)
+    expect(entries.find((e) => e.action === 'approval.expire')).toMatchObject({ actor: null })
+    expect(entries.find((e) => e.kind === 'call')).toMatchObject({
+      actor: null,
+      call: 'POST api/auth/register/withdraw',
+      callId: 'auth.withdrawSignup',
+      record: { entity: 'usuario', id: String(account.id) },
+      outcome: { status: 204, ok: true },
+      approval: { requestedBy: { email: body.Email } },
+    })
+    await request(timed.app.server).post(`/bff/approvals/${held.id}/approve`).set('X-CSRF', '1').set('Cookie', timedSupervisor).send({}).expect(409)
+    await signUp(body, timed, '10.0.7.2').expect(202)
+  })
+
+  it('the withdrawal token never leaves the BFF: not in its logs, its audit, nor the inbox', async () => {
+    const body = newAccount()
+    await signUp(body, timed, '10.0.7.3').expect(202)
+    const held = (await timedInbox()).find((a) => a.requester.email === body.Email)!
+    expect(JSON.stringify(held)).not.toMatch(/Token|Retirada/)
+    clock += 49 * HOUR
+    await timedInbox()
+    expect(accountOf(body.Email)).toBeUndefined()
+    const text = [timed.logs.raw.join('\n'), JSON.stringify(await timedAudit())].join('\n')
+    expect(text).not.toMatch(/TokenRetirada|"Token":"[^"*]/)
+    expect(timed.logs.lines.find((l) => l.event === 'approval_expiry_call')).toMatchObject({ call: 'auth.withdrawSignup', status: 204 })
   })
 })
 

@@ -56,7 +56,11 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
       ? { key: `${ownerId ?? 'page'}:${action.id}`, label, icon: action.icon, run: () => void onClick() }
       : null,
   )
-  if (!visible) return null
+  // A form or view already open outlives its action: the record behind it may change under it
+  // (a live refresh ends the contract whose «Dar de baja» is open), and what the user typed is not
+  // thrown away; the form meets the change itself (its conflict panel). Only the button goes.
+  const open = formCtx !== null || viewCtx !== null
+  if (!visible && !open) return null
 
   const onClick = async () => {
     setBusy(true)
@@ -80,26 +84,28 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
 
   return (
     <>
-      <Button
-        type="button"
-        label={compact ? undefined : label}
-        icon={action.icon}
-        aria-label={label}
-        tooltip={readOnly ? t('viewAs.readOnly') : compact ? label : undefined}
-        tooltipOptions={{ position: 'top', showOnDisabled: readOnly }}
-        severity={action.severity === 'warning' ? 'warning' : action.severity}
-        outlined={compact ? false : action.severity === 'secondary'}
-        text={compact}
-        rounded={compact}
-        size={compact ? 'small' : undefined}
-        loading={busy}
-        disabled={disabled || readOnly}
-        onClick={(e) => {
-          button.current = e.currentTarget
-          void onClick()
-        }}
-        data-action={action.id}
-      />
+      {visible && (
+        <Button
+          type="button"
+          label={compact ? undefined : label}
+          icon={action.icon}
+          aria-label={label}
+          tooltip={readOnly ? t('viewAs.readOnly') : compact ? label : undefined}
+          tooltipOptions={{ position: 'top', showOnDisabled: readOnly }}
+          severity={action.severity === 'warning' ? 'warning' : action.severity}
+          outlined={compact ? false : action.severity === 'secondary'}
+          text={compact}
+          rounded={compact}
+          size={compact ? 'small' : undefined}
+          loading={busy}
+          disabled={disabled || readOnly}
+          onClick={(e) => {
+            button.current = e.currentTarget
+            void onClick()
+          }}
+          data-action={action.id}
+        />
+      )}
       {action.kind === 'form' && action.form && formCtx && (
         <Suspense fallback={null}>
           <FormDialog

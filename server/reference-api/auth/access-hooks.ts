@@ -7,8 +7,8 @@ import { authenticateApiKey } from '../lib/api-keys'
 import type { TokenService } from './tokens'
 import type { UsersRepo } from './users-repo'
 
-/** Calls anyone may make: sign-in, refresh, self sign-up and the password recovery flow. */
-export const PUBLIC_PATHS = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/register', '/api/auth/request-change-password', '/api/auth/change-password'])
+/** Calls anyone may make: sign-in, refresh, self sign-up (and its withdrawal, by its token) and the password recovery flow. */
+export const PUBLIC_PATHS = new Set(['/api/auth/login', '/api/auth/refresh', '/api/auth/register', '/api/auth/register/withdraw', '/api/auth/request-change-password', '/api/auth/change-password'])
 
 /** Calls of the public integration API: authenticated by `X-Api-Key`, never by a bearer token. */
 export const API_KEY_PREFIX = '/api/public/'

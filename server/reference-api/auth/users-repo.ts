@@ -11,6 +11,8 @@ export interface UserRow {
   activo: number
   /** Set while a self sign-up waits for approval: the brand it signed up in. */
   alta_pendiente_marca_id: number | null
+  /** SHA-256 of the token that withdraws the pending sign-up (while it waits). */
+  alta_retirada_hash: string | null
   fecha_alta: string
   ultimo_acceso: string | null
 }

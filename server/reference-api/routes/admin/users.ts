@@ -231,7 +231,7 @@ export async function userRoutes(app: FastifyInstance, opts: ApiContext) {
       }
       db.prepare('UPDATE usuarios SET email = @email, nombre = @nombre, apellidos = @apellidos, telefono = @telefono, activo = @activo WHERE id = @id').run({ ...next, id })
       // Activated by hand: a sign-up waiting for approval no longer waits.
-      if (next.activo) db.prepare('UPDATE usuarios SET alta_pendiente_marca_id = NULL WHERE id = ?').run(id)
+      if (next.activo) db.prepare('UPDATE usuarios SET alta_pendiente_marca_id = NULL, alta_retirada_hash = NULL WHERE id = ?').run(id)
       let revoked = 0
       if (user.activo && !next.activo) {
         assertGestorRemains(db)

@@ -52,13 +52,15 @@ export async function endRoutes(app: FastifyInstance, opts: ApiContext) {
     // Synchronous from the checks to the write: no other change lands in between.
     db.transaction(() => {
       const f = contractFacts(db, ref.id)!
+      // The version first (RFC 9110 §13.2.2): ended or cancelled by someone else since the caller
+      // read it is a changed contract (412, so the form shows what changed), not a refused state.
+      assertCurrentVersion(request, detail(f.id), `El contrato ${f.codigo}`)
       const estado = `El contrato ${f.codigo} está en estado «${estadoNombre(f.estado)}»`
       if (end.estado === 'baja') {
         if (f.estado !== 'activo') fail(409, `${estado}: solo se puede dar de baja un contrato activo.`)
       } else if (!(ANULABLES as readonly string[]).includes(f.estado)) {
         fail(409, `${estado}: solo se puede anular un contrato que aún no suministra (de borrador a aceptado o rechazado); un contrato activo se da de baja.`)
       }
-      assertCurrentVersion(request, detail(f.id), `El contrato ${f.codigo}`)
       const fecha = end.fecha ?? today
       if (end.estado === 'baja') {
         const desde = (f.fecha_activacion ?? f.fecha_alta).slice(0, 10)
