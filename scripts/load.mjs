@@ -143,22 +143,41 @@ async function renewalCodes(url, cookie) {
   return page.Items.filter((r) => r.SubestadoId !== 4 && r.SubestadoId !== 6).map((r) => r.CodigoContrato)
 }
 
-/** The audit entries of the mix's calls since `since`, read page by page as an admin. */
+/**
+ * The audit entries of the mix's calls since `since`, read page by page as an admin. A shared
+ * (Redis) audit looks at a bounded part of its log per read and says so (`Partial`); the read
+ * then goes on with `hasta` at the oldest entry it got, until a window was read whole. Windows
+ * overlap (the store widens dates by a clock margin) and a late write may shift a page, so the
+ * same entry can be read twice: entries are kept by their id, and a change recorded twice shows
+ * as two ids with one request id.
+ */
 async function auditEntries(url, cookie, since) {
-  const entries = []
-  let partial = false
+  const byId = new Map()
   for (const call of AUDITED_CALLS) {
-    for (let pageIndex = 0; ; pageIndex++) {
-      const query = new URLSearchParams({ call, desde: since.toISOString(), pageIndex: String(pageIndex), pageSize: '500' })
-      const res = await fetch(`${url}/bff/admin/audit?${query}`, { headers: { accept: 'application/json', cookie } })
-      if (res.status !== 200) throw new Error(`the audit answered ${res.status}: ${await res.text()}`)
-      const page = await res.json()
-      partial ||= page.Partial
-      entries.push(...page.Items)
-      if (page.Items.length === 0 || (pageIndex + 1) * page.PageSize >= page.TotalCount) break
+    let until
+    for (let window = 0; ; window++) {
+      let partial = false
+      let oldest = Infinity
+      for (let pageIndex = 0; ; pageIndex++) {
+        const query = new URLSearchParams({ call, desde: since.toISOString(), pageIndex: String(pageIndex), pageSize: '500' })
+        if (until !== undefined) query.set('hasta', new Date(until).toISOString())
+        const res = await fetch(`${url}/bff/admin/audit?${query}`, { headers: { accept: 'application/json', cookie } })
+        if (res.status !== 200) throw new Error(`the audit answered ${res.status}: ${await res.text()}`)
+        const page = await res.json()
+        partial ||= page.Partial
+        for (const e of page.Items) {
+          byId.set(e.id, e)
+          oldest = Math.min(oldest, Date.parse(e.at))
+        }
+        if (page.Items.length === 0 || (pageIndex + 1) * page.PageSize >= page.TotalCount) break
+      }
+      if (!partial) break
+      // A window that got nothing older than the last one cannot reach further back.
+      if (!Number.isFinite(oldest) || (until !== undefined && oldest >= until) || window > 1000) return { entries: [...byId.values()], partial: true }
+      until = oldest
     }
   }
-  return { entries, partial }
+  return { entries: [...byId.values()], partial: false }
 }
 
 /**
