@@ -94,6 +94,8 @@ test('generate an API key (shown once), disable it, delete it', async ({ page, c
 })
 
 test('administration screens have no serious accessibility violations', async ({ page }) => {
+  // Eight screens, each checked by axe: over a minute on a loaded two-core machine.
+  test.setTimeout(180_000)
   await signIn(page, ADMIN)
   for (const path of ['/sysmanager', '/sysmanager/grupos', '/sysmanager/permisos', '/apikeys', '/sysmanager/apiuser/3', '/profile', '/documentacion', '/soluciones']) {
     await page.goto(path)
