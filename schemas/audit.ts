@@ -84,4 +84,6 @@ export interface AuditPageAnswer {
   PageSize: number
   /** The shared store (Redis) looked at the newest part of the log only: narrower dates reach further back. */
   Partial: boolean
+  /** When Partial: the same query with `antesDe` set to this reads the entries older than those looked at. */
+  Continuar?: string
 }

@@ -145,36 +145,32 @@ async function renewalCodes(url, cookie) {
 
 /**
  * The audit entries of the mix's calls since `since`, read page by page as an admin. A shared
- * (Redis) audit looks at a bounded part of its log per read and says so (`Partial`); the read
- * then goes on with `hasta` at the oldest entry it got, until a window was read whole. Windows
- * overlap (the store widens dates by a clock margin) and a late write may shift a page, so the
- * same entry can be read twice: entries are kept by their id, and a change recorded twice shows
- * as two ids with one request id.
+ * (Redis) audit looks at a bounded part of its log per read and says so (`Partial`, with
+ * `Continuar`); the read goes on from there (`antesDe`) until an answer is whole. Entries are
+ * kept by their id, so a change recorded twice shows as two ids with one request id.
  */
 async function auditEntries(url, cookie, since) {
   const byId = new Map()
   for (const call of AUDITED_CALLS) {
-    let until
+    // A shared (Redis) audit reads a bounded part of the log per query: a partial answer names
+    // where it stopped (`Continuar`), and the same query from there (`antesDe`) reads on.
+    let before
     for (let window = 0; ; window++) {
-      let partial = false
-      let oldest = Infinity
+      let next
       for (let pageIndex = 0; ; pageIndex++) {
         const query = new URLSearchParams({ call, desde: since.toISOString(), pageIndex: String(pageIndex), pageSize: '500' })
-        if (until !== undefined) query.set('hasta', new Date(until).toISOString())
+        if (before !== undefined) query.set('antesDe', before)
         const res = await fetch(`${url}/bff/admin/audit?${query}`, { headers: { accept: 'application/json', cookie } })
         if (res.status !== 200) throw new Error(`the audit answered ${res.status}: ${await res.text()}`)
         const page = await res.json()
-        partial ||= page.Partial
-        for (const e of page.Items) {
-          byId.set(e.id, e)
-          oldest = Math.min(oldest, Date.parse(e.at))
-        }
+        if (page.Partial && !page.Continuar) throw new Error('the audit answered part of the log without saying where to read on')
+        if (page.Partial) next = page.Continuar
+        for (const e of page.Items) byId.set(e.id, e)
         if (page.Items.length === 0 || (pageIndex + 1) * page.PageSize >= page.TotalCount) break
       }
-      if (!partial) break
-      // A window that got nothing older than the last one cannot reach further back.
-      if (!Number.isFinite(oldest) || (until !== undefined && oldest >= until) || window > 1000) return { entries: [...byId.values()], partial: true }
-      until = oldest
+      if (next === undefined) break
+      if (next === before || window > 10_000) return { entries: [...byId.values()], partial: true }
+      before = next
     }
   }
   return { entries: [...byId.values()], partial: false }

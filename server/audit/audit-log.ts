@@ -19,6 +19,8 @@ export interface AuditFilter {
   action?: string
   /** Successful outcomes only (a record's timeline shows what changed it). */
   okOnly?: boolean
+  /** Older than this entry (its id, excluded): where a partial read said to go on (`AuditPage.next`). */
+  before?: string
 }
 
 export interface AuditPage {
@@ -28,6 +30,8 @@ export interface AuditPage {
   total: number
   /** The store looked at the newest part of the log only (Redis bounds each read); narrower dates reach further back. */
   partial: boolean
+  /** When partial: the id of the oldest entry looked at; the same filter with `before` set to it reads on from there. */
+  next?: string
 }
 
 /**

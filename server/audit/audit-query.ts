@@ -9,7 +9,7 @@ const MAX_TEXT = 200
 
 /** The filters a table sends as `filterColumns[i]`/`filterQueries[i]` (spec §7), by column; `at` takes `desde|hasta`. */
 const FILTER_COLUMNS = ['user', 'record', 'call', 'at']
-const TEXT_PARAMS = ['user', 'record', 'call', 'desde', 'hasta', 'brand']
+const TEXT_PARAMS = ['user', 'record', 'call', 'desde', 'hasta', 'antesDe', 'brand']
 
 export interface AuditRequest {
   filter: AuditFilter
@@ -28,11 +28,14 @@ export class AuditQueryError extends HttpError {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
+/** An entry's id: a Redis stream id (`1732870000000-3`) or a SQLite row id. */
+const ENTRY_ID = /^\d{1,15}(-\d{1,10})?$/
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/
 
 /**
  * The audit's query string, checked: `user`, `record` (an id, or `entity:id`), `call` (any part
- * of it), `desde`/`hasta` (a day in Spain, both included, or an ISO instant), paging, and the
+ * of it), `desde`/`hasta` (a day in Spain, both included, or an ISO instant), `antesDe` (older
+ * than an entry, to go on after a partial answer), paging, and the
  * table's spec §7 filters for the same. Anything else, or a value that does not fit, is refused
  * with a Spanish message (AuditQueryError).
  */
@@ -52,7 +55,7 @@ export function parseAuditQuery(query: Record<string, unknown>, opts: { exportAl
     else if (key === 'pageSize') pageSize = value
     else if (TEXT_PARAMS.includes(key)) text[key] = value
     else if (key === 'sortColumn' || key === 'sortOrder') throw new AuditQueryError('La auditoría se lista siempre de la más reciente a la más antigua: no admite «sortColumn» ni «sortOrder».')
-    else throw new AuditQueryError(`El parámetro «${key.slice(0, 60)}» no se admite en la auditoría (se admiten: user, record, call, desde, hasta).`)
+    else throw new AuditQueryError(`El parámetro «${key.slice(0, 60)}» no se admite en la auditoría (se admiten: user, record, call, desde, hasta, antesDe).`)
   }
   if (columns.length !== queries.length || columns.includes(undefined as never) || queries.includes(undefined as never)) {
     throw new AuditQueryError('filterColumns y filterQueries deben tener el mismo número de valores.')
@@ -81,6 +84,10 @@ export function parseAuditQuery(query: Record<string, unknown>, opts: { exportAl
   if (text.desde) filter.from = instantOf('desde', text.desde, 'start')
   if (text.hasta) filter.until = instantOf('hasta', text.hasta, 'end')
   if (filter.from !== undefined && filter.until !== undefined && filter.from >= filter.until) throw new AuditQueryError('«desde» debe ser anterior a «hasta».')
+  if (text.antesDe !== undefined) {
+    if (!ENTRY_ID.test(text.antesDe)) throw new AuditQueryError('«antesDe» debe ser el identificador de una entrada de la auditoría (el «Continuar» de una respuesta parcial).')
+    filter.before = text.antesDe
+  }
   const brand = text.brand
   if (brand !== undefined && !/^[a-z0-9-]{1,40}$/.test(brand)) throw new AuditQueryError(`Marca desconocida: «${brand.slice(0, 40)}».`)
 

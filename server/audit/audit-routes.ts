@@ -37,7 +37,8 @@ type RecordQuery = Type.Static<typeof RecordQuery>
 /**
  * The audit's reading side; nothing here edits or deletes an entry (no such route exists).
  * `GET /bff/admin/audit` (GESTORACCESS, refused before the query is read) lists entries newest
- * first with the filters `user`, `record`, `call`, `desde`, `hasta`, paged the spec §7 way; its
+ * first with the filters `user`, `record`, `call`, `desde`, `hasta`, paged the spec §7 way (a
+ * partial answer's `Continuar` goes on further back as `antesDe`); its
  * `/export` streams the same entries as XLSX. `GET /bff/audit/record` is a record's own
  * timeline, for whoever may read the record: the BFF asks the upstream for the record's detail
  * with the user's token, and shows its changes only when that read succeeds.
@@ -57,7 +58,7 @@ export async function auditRoutes(app: FastifyInstance, opts: AuditRoutesOptions
 
   const page = async (filter: AuditFilter, pageIndex: number, pageSize: number): Promise<AuditPageAnswer> => {
     const found = await opts.log.query(filter, { offset: pageIndex * pageSize, limit: pageSize })
-    return { Items: found.items, TotalCount: found.total, PageIndex: pageIndex, PageSize: pageSize, Partial: found.partial }
+    return { Items: found.items, TotalCount: found.total, PageIndex: pageIndex, PageSize: pageSize, Partial: found.partial, ...(found.next ? { Continuar: found.next } : {}) }
   }
 
   app.get('/bff/admin/audit', { onRequest: adminOnly }, async (request, reply) => {

@@ -92,7 +92,8 @@ export class RedisAuditLog implements AuditLog {
       if (total >= page.offset && items.length < page.limit) items.push(entry)
       total++
     }
-    return { items, total, partial: scan.stoppedEarly() }
+    const next = scan.stoppedAt()
+    return { items, total, partial: next !== undefined, ...(next !== undefined ? { next } : {}) }
   }
 
   async *entries(filter: AuditFilter, max: number): AsyncIterable<AuditEntry> {
@@ -111,13 +112,19 @@ export class RedisAuditLog implements AuditLog {
     await closeRedis(this.redis)
   }
 
-  /** The entries a filter keeps, newest first, from the record's stream when it names one, within the scan bound. */
-  private scan(filter: AuditFilter): { entries: AsyncIterable<AuditEntry>; stoppedEarly: () => boolean } {
+  /**
+   * The entries a filter keeps, newest first, from the record's stream when it names one, within
+   * the scan bound; `stoppedAt` is the oldest id looked at when older entries were left unread.
+   */
+  private scan(filter: AuditFilter): { entries: AsyncIterable<AuditEntry>; stoppedAt: () => string | undefined } {
     const key = filter.record ? recordKey(filter.record.id) : LOG_KEY
     let end = filter.until !== undefined ? String(filter.until + CLOCK_MARGIN_MS) : '+'
+    // A cursor is exact (stream ids only grow): it replaces the widened date when it is the older bound.
+    if (filter.before !== undefined && (end === '+' || compareIds(filter.before, `${end}-0`) <= 0)) end = `(${filter.before}`
     const start = filter.from !== undefined ? String(Math.max(0, filter.from - CLOCK_MARGIN_MS)) : '-'
     const limit = this.opts.scanLimit ?? SCAN_LIMIT
     let looked = 0
+    let lastId: string | undefined
     let more = false
     const read = async function* (this: RedisAuditLog): AsyncIterable<AuditEntry> {
       while (looked < limit) {
@@ -129,15 +136,23 @@ export class RedisAuditLog implements AuditLog {
         }
         looked += batch.length
         if (batch.length < count) return
-        end = `(${batch[batch.length - 1]![0]}`
+        lastId = batch[batch.length - 1]![0]
+        end = `(${lastId}`
       }
       // Stopped at the bound: is there anything older it did not look at?
       more = (await this.call(() => this.redis.xrevrange(key, end, start, 'COUNT', 1))).length > 0
     }
-    return { entries: read.call(this), stoppedEarly: () => more }
+    return { entries: read.call(this), stoppedAt: () => (more ? lastId : undefined) }
   }
 
   private call<T>(work: () => Promise<T>): Promise<T> {
     return storeCall('auditLog', this.opts.log, work)
   }
+}
+
+/** Stream ids in order (`ms-seq`, numerically; ids beyond 2^53 ms do not occur). */
+function compareIds(a: string, b: string): number {
+  const [am = 0, as = 0] = a.split('-').map(Number)
+  const [bm = 0, bs = 0] = b.split('-').map(Number)
+  return am - bm || as - bs
 }

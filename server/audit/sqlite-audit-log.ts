@@ -122,5 +122,7 @@ function whereOf(filter: AuditFilter): { where: string; params: (string | number
   if (filter.record?.entity) add('record_entity = ?', filter.record.entity)
   if (filter.from !== undefined) add('at >= ?', filter.from)
   if (filter.until !== undefined) add('at < ?', filter.until)
+  // Row ids only grow: a cursor is the row id (a Redis-shaped id's first part reads the same way).
+  if (filter.before !== undefined) add('id < ?', Number(filter.before.split('-')[0]))
   return { where: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params }
 }

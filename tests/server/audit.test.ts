@@ -160,6 +160,10 @@ describe('GET /bff/admin/audit', () => {
     expect(second.Items[0]!.id).not.toBe(first.Items[1]!.id)
     expect(first.TotalCount).toBe(second.TotalCount)
 
+    // `antesDe` reads on from an entry: the second page's entries, by cursor instead of by offset.
+    const onwards = await audit(`?pageSize=2&antesDe=${first.Items[1]!.id}`)
+    expect(onwards.Items.map((e) => e.id)).toEqual(second.Items.map((e) => e.id))
+
     const table = await audit(`?pageIndex=0&pageSize=10&filterColumns[0]=record&filterQueries[0]=${userId}&filterColumns[1]=at&filterQueries[1]=${today()}|${today()}&filterColumns[2]=call&filterQueries[2]=update`)
     expect(table.Items.length).toBeGreaterThan(0)
     expect(table.Items.every((e) => e.record?.id === String(userId) && e.call.includes('update'))).toBe(true)
@@ -184,6 +188,8 @@ describe('GET /bff/admin/audit', () => {
       ['?filterColumns[0]=Nif&filterQueries[0]=1', /no se filtra por «Nif»/],
       ['?filterColumns[0]=user', /el mismo número de valores/],
       ['?brand=nadie', /Marca desconocida: «nadie»/],
+      ['?antesDe=ayer', /«antesDe» debe ser el identificador de una entrada/],
+      ['?antesDe=1-2-3', /«antesDe» debe ser el identificador de una entrada/],
     ]
     for (const [query, message] of bad) {
       const res = await call('get', `/bff/admin/audit${query}`, admin).expect(400)

@@ -68,6 +68,34 @@ describe('the Redis audit log', () => {
       const mine = await log.query({ record: { id: '42' } }, { offset: 0, limit: 10 })
       expect(mine).toMatchObject({ total: 1, partial: false })
       expect(mine.items[0]!.requestId).toBe('del-42')
+      // The partial answer says where it stopped; reading on from there finds the rest, once.
+      expect(bounded.next).toBe(bounded.items.at(-1)!.id)
+      const rest = await log.query({ call: 'usuarios', before: bounded.next! }, { offset: 0, limit: 10 })
+      expect(rest).toMatchObject({ total: 2, partial: false })
+      expect(rest.next).toBeUndefined()
+      expect([...bounded.items, ...rest.items].map((e) => e.requestId)).toEqual(['otra-5', 'otra-4', 'otra-3', 'otra-2', 'otra-1', 'otra-0', 'del-42'])
+    } finally {
+      await log.close()
+      await redis.flush()
+    }
+  })
+
+  it('a date window busier than the scan bound is read whole by following `next`, though dates are widened for clock skew', async () => {
+    const log = await RedisAuditLog.open(redis.url, { retentionMs: 30 * DAY, scanLimit: 4 })
+    try {
+      const since = Date.now() - 1000
+      for (let i = 0; i < 11; i++) await log.append(callEntry({ requestId: `r${i}`, at: new Date().toISOString() }))
+      // `until` widened by minutes: each read starts after every entry, so only the cursor gets further back.
+      const filter = { from: since, until: Date.now() + 1000 }
+      const seen: string[] = []
+      let before: string | undefined
+      for (let reads = 0; reads < 10; reads++) {
+        const page = await log.query({ ...filter, ...(before ? { before } : {}) }, { offset: 0, limit: 10 })
+        seen.push(...page.items.map((e) => e.requestId))
+        if (!page.partial) break
+        before = page.next
+      }
+      expect(seen).toEqual(Array.from({ length: 11 }, (_, i) => `r${10 - i}`))
     } finally {
       await log.close()
       await redis.flush()

@@ -104,6 +104,16 @@ export function auditLogSuite(name: string, factory: AuditLogFactory) {
       expect((await log.query({}, { offset: 6, limit: 5 })).items.map((e) => e.requestId)).toEqual(['p1'])
     })
 
+    it('reads on from an entry: `before` lists only what is older than it, with the other filters', async () => {
+      for (let i = 1; i <= 6; i++) await log.append(callEntry({ requestId: `c${i}`, call: i % 2 ? 'PUT api/usuarios/update' : 'POST api/permission' }))
+      const newest = await log.query({}, { offset: 0, limit: 10 })
+      const c4 = newest.items.find((e) => e.requestId === 'c4')!
+      expect((await log.query({ before: c4.id }, { offset: 0, limit: 10 })).items.map((e) => e.requestId)).toEqual(['c3', 'c2', 'c1'])
+      expect((await log.query({ before: c4.id, call: 'usuarios' }, { offset: 0, limit: 10 })).items.map((e) => e.requestId)).toEqual(['c3', 'c1'])
+      const oldest = newest.items.at(-1)!
+      expect(await log.query({ before: oldest.id }, { offset: 0, limit: 10 })).toMatchObject({ items: [], total: 0, partial: false })
+    })
+
     it('keeps an entry once when its append is repeated (a retried write)', async () => {
       const entry = callEntry({ requestId: 'repetida' })
       await log.append(entry)
