@@ -69,8 +69,13 @@ export async function expectAccessible(page: Page): Promise<void> {
 /** Picks an option of the PrimeReact dropdown (or multiselect) labelled `label` inside `scope`. */
 export async function chooseOption(page: Page, scope: Locator, label: string, option: string): Promise<void> {
   const field = scope.locator('.screen-form__field, .filter-bar__item').filter({ has: page.locator('label', { hasText: label }) }).first()
-  await field.locator('.p-dropdown, .p-multiselect').first().click()
-  await page.locator('.p-dropdown-panel, .p-multiselect-panel').getByRole('option', { name: option }).click()
+  const panel = page.locator('.p-dropdown-panel, .p-multiselect-panel')
+  // A click that lands while the dialog is still opening can leave the list closed: open it again until the option shows.
+  await expect(async () => {
+    if (!(await panel.isVisible())) await field.locator('.p-dropdown, .p-multiselect').first().click()
+    await expect(panel.getByRole('option', { name: option })).toBeVisible({ timeout: 5_000 })
+  }).toPass({ timeout: 30_000 })
+  await panel.getByRole('option', { name: option }).click()
   // A multiselect stays open: close it with its own button (Escape would close the dialog too).
   if (await page.locator('.p-multiselect-panel').isVisible()) await page.locator('.p-multiselect-panel .p-multiselect-close').click()
   await expect(page.locator('.p-multiselect-panel')).toBeHidden()

@@ -69,6 +69,19 @@ describe('PUT /api/contract/update', () => {
     expect(last.Detalle).not.toContain('0512345678')
   })
 
+  it('saves a holder without an e-mail (some holders have none): the e-mail is optional, as at sign-up', async () => {
+    const code = await newContract()
+    const { record, etag } = await read(code)
+    const res = await save(code, { ...record, Cliente: { ...record.Cliente, Email: null, Municipio: 'Sin Correo' } }, etag)
+    expect(res.status, res.text).toBe(200)
+    expect(res.body.Cliente.Email).toBeNull()
+    expect(res.body.Cliente.Municipio).toBe('Sin Correo')
+    const again = await read(code)
+    const cleared = await save(code, { ...again.record, Cliente: { ...again.record.Cliente, Email: '' } }, again.etag)
+    expect(cleared.status, cleared.text).toBe(200)
+    expect(cleared.body.Cliente.Email).toBeNull()
+  })
+
   it('refuses a stale If-Match with a Spanish 412 and changes nothing', async () => {
     const code = await newContract()
     const first = await read(code)
