@@ -375,7 +375,6 @@ export class ApprovalService {
   private async sendExpiryCall(a: StoredApproval): Promise<boolean> {
     const call = a.onExpire!
     const requestId = `approval-expiry:${a.id}`
-    let status: number
     const body = call.sealedBody === null ? undefined : this.opts.cipher.decrypt(call.sealedBody, expiryContext(a.id))
     if (body === null) {
       // Sealed with a key this BFF no longer has: it can never be sent.
@@ -383,32 +382,8 @@ export class ApprovalService {
       await this.opts.store.transition(a.id, 'expired', { status: 'expired', onExpire: null })
       return false
     }
-    try {
-      const answer = await this.opts.upstream.call({
-        method: call.method as UpstreamCall['method'],
-        path: call.upstreamPath,
-        brandDomain: a.brandDomain,
-        requestId,
-        ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
-      })
-      status = answer.status
-    } catch (err) {
-      status = err instanceof HttpError || err instanceof UpstreamError ? err.statusCode : 502
-    }
+    const status = await this.sendSideCall(a, call, { requestId, actor: null, ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}) })
     const done = status < 400 || status === 404
-    const endpoint = this.calls.get(call.callId)
-    await this.opts.audit.write({
-      at: new Date(this.now()).toISOString(),
-      kind: 'call',
-      actor: null,
-      brand: a.brand,
-      call: endpoint ? callName(endpoint) : `${call.method} ${call.upstreamPath.replace(/^\//, '')}`,
-      callId: call.callId,
-      ...(a.record ? { record: a.record } : {}),
-      outcome: { status, ok: status < 400 },
-      requestId,
-      approval: { id: a.id, requestedBy: a.requester },
-    })
     if (done) {
       await this.opts.store.transition(a.id, 'expired', { status: 'expired', onExpire: null })
       this.opts.log?.info({ event: 'approval_expiry_call', approvalId: a.id, call: call.callId, status }, 'expired request withdrawn upstream')
@@ -424,30 +399,50 @@ export class ApprovalService {
    * that the upstream still holds as waiting. Gone already (404) is as good as done.
    */
   private async sendRefusal(request: FastifyRequest, session: Session, held: StoredApproval): Promise<void> {
-    const refusal = held.onReject!
+    const status = await this.sendSideCall(held, held.onReject!, { token: session.token, requestId: String(request.id), actor: actorOf(session), decidedBy: actorOf(session) })
+    if (status < 400 || status === 404) return
+    request.log.warn({ event: 'approval_refusal_failed', approvalId: held.id, status }, 'rejection not applied upstream')
+    throw new HttpError(status === 403 ? 403 : 502, 'El servicio no ha aplicado el rechazo: la solicitud sigue pendiente. Vuelve a intentarlo.')
+  }
+
+  /**
+   * A call a decision or the expiry makes besides the held one (a refused sign-up removed, an
+   * expired one withdrawn), sent and recorded in the audit as a call tied to the request.
+   * Returns the upstream's status (502 when it could not be reached).
+   */
+  private async sendSideCall(
+    held: StoredApproval,
+    call: { method: string; upstreamPath: string; callId?: string },
+    opts: { token?: string; body?: unknown; requestId: string; actor: AuditActor | null; decidedBy?: AuditActor },
+  ): Promise<number> {
     let status: number
     try {
-      const answer = await this.opts.upstream.call({ method: refusal.method as UpstreamCall['method'], path: refusal.upstreamPath, token: session.token, brandDomain: held.brandDomain, requestId: String(request.id) })
+      const answer = await this.opts.upstream.call({
+        method: call.method as UpstreamCall['method'],
+        path: call.upstreamPath,
+        brandDomain: held.brandDomain,
+        requestId: opts.requestId,
+        ...(opts.token !== undefined ? { token: opts.token } : {}),
+        ...(opts.body !== undefined ? { body: opts.body } : {}),
+      })
       status = answer.status
     } catch (err) {
       status = err instanceof HttpError || err instanceof UpstreamError ? err.statusCode : 502
     }
-    const endpoint = refusal.callId ? this.calls.get(refusal.callId) : undefined
+    const endpoint = call.callId ? this.calls.get(call.callId) : undefined
     await this.opts.audit.write({
       at: new Date(this.now()).toISOString(),
       kind: 'call',
-      actor: actorOf(session),
+      actor: opts.actor,
       brand: held.brand,
-      call: endpoint ? callName(endpoint) : `${refusal.method} ${refusal.upstreamPath.replace(/^\//, '').replace(/\?.*$/, '')}`,
-      ...(endpoint ? { callId: endpoint.id } : {}),
+      call: endpoint ? callName(endpoint) : `${call.method} ${call.upstreamPath.replace(/^\//, '').replace(/\?.*$/, '')}`,
+      ...(endpoint ? { callId: endpoint.id } : call.callId ? { callId: call.callId } : {}),
       ...(held.record ? { record: held.record } : {}),
       outcome: { status, ok: status < 400 },
-      requestId: String(request.id),
-      approval: { id: held.id, requestedBy: held.requester, decidedBy: actorOf(session) },
+      requestId: opts.requestId,
+      approval: { id: held.id, requestedBy: held.requester, ...(opts.decidedBy ? { decidedBy: opts.decidedBy } : {}) },
     })
-    if (status < 400 || status === 404) return
-    request.log.warn({ event: 'approval_refusal_failed', approvalId: held.id, status }, 'rejection not applied upstream')
-    throw new HttpError(status === 403 ? 403 : 502, 'El servicio no ha aplicado el rechazo: la solicitud sigue pendiente. Vuelve a intentarlo.')
+    return status
   }
 
   /** A request this user may decide: it exists in the user's brand, is pending, and is someone else's. */

@@ -42,6 +42,8 @@ describe('a form opened by an action', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Dar de baja' }))
     // The form machinery loads with the first form opened.
     const motivo = await screen.findByRole('textbox', { name: /Motivo/ }, { timeout: 20_000 })
+    // The form starts on its first field, not on the dialog's close button.
+    await waitFor(() => expect(document.activeElement).toBe(motivo))
     fireEvent.change(motivo, { target: { value: 'Cambio de comercializadora' } })
 
     // Someone else ended the contract: the detail refreshes live and the action is no longer offered.

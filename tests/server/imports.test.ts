@@ -186,6 +186,7 @@ describe('contract sign-ups', () => {
     // One draft is edited and one is sent on; undo removes only the third.
     const edited = await call('get', `/api/contract/id?codigo=${codes[0]}`).expect(200)
     await call('put', `/api/contract/update?codigo=${codes[0]}`, { ...edited.body, Cliente: { ...edited.body.Cliente, Email: 'cambiado.a.mano@example.com' } }).set('If-Match', String(edited.headers.etag)).expect(200)
+    const beforeSigning = await call('get', `/api/contract/id?codigo=${codes[1]}`).expect(200)
     await call('put', `/api/contract/update/situacion-firma?codigoContrato=${codes[1]}`).expect(200)
     await call('post', `/bff/imports/jobs/${job.id}/undo`).expect(202)
     const undone = await settled(job.id)
@@ -194,9 +195,12 @@ describe('contract sign-ups', () => {
     expect(undone.undo!.left[0]!.reason).toBe('Se ha modificado desde la importación.')
     expect(undone.undo!.left[1]!.reason).toMatch(/Ha cambiado de estado/)
     await call('get', `/api/contract/id?codigo=${codes[2]}`).expect(404)
-    // The reference API's draft removal: a stale version is 412, a contract past Borrador 409; nothing changes.
+    // The reference API's draft removal: a stale version is 412, a contract past Borrador 409 (without If-Match); nothing changes.
     const stale = await call('delete', `/api/contract/borrador?codigo=${codes[0]}`).set('If-Match', String(edited.headers.etag))
     expect(stale.status).toBe(412)
+    // Sent on since it was read: the version answers first (412), as for the contract's other writes.
+    const sentOn = await call('delete', `/api/contract/borrador?codigo=${codes[1]}`).set('If-Match', String(beforeSigning.headers.etag))
+    expect(sentOn.status).toBe(412)
     const signed = await call('delete', `/api/contract/borrador?codigo=${codes[1]}`)
     expect(signed.status).toBe(409)
     expect(signed.text).toMatch(/solo se puede eliminar un contrato en borrador/)
@@ -254,5 +258,25 @@ describe('renewal sub-state changes', () => {
     expect(undone.undo).toMatchObject({ undone: 1, left: [{ record: open[1]!.CodigoContrato, reason: 'Su subestado ha cambiado desde la importación.' }] })
     expect(await now(open[0]!.CodigoContrato)).toBe(open[0]!.SubestadoId)
     expect(await now(open[1]!.CodigoContrato)).toBe(other.Id)
+  }, 60_000)
+
+  it('a row the four-eyes policy holds (a renewal set to «baja», sub-state 6) is reported pending, changes nothing, and is not asked for twice', async () => {
+    const page = (await call('get', '/api/renovaciones?pageIndex=0&pageSize=50').expect(200)).body.Items as { CodigoContrato: string; SubestadoId: number; SubestadoCodigo: string }[]
+    const row = page.filter((r) => r.SubestadoCodigo !== 'renovado' && r.SubestadoId !== 6).at(-1)!
+    const csv = Buffer.from(`CodigoContrato,SubestadoId\n${row.CodigoContrato},6\n`)
+    const run = async () => {
+      const job = await upload('renovaciones-subestados', 'baja.csv', csv)
+      await call('post', `/bff/imports/jobs/${job.id}/check`, { mapping: job.mapping }).expect(200)
+      await call('post', `/bff/imports/jobs/${job.id}/commit`).expect(202)
+      return settled(job.id)
+    }
+    const first = await run()
+    expect(first.counts).toMatchObject({ created: 0, held: 1, failed: 0 })
+    expect(first.outcomes).toMatchObject([{ outcome: 'held', message: 'Pendiente de aprobación.' }])
+    const current = ((await call('get', `/api/renovaciones?pageIndex=0&pageSize=5&filterColumns[0]=CodigoContrato&filterQueries[0]=${row.CodigoContrato}`).expect(200)).body.Items as { CodigoContrato: string; SubestadoId: number }[]).find((r) => r.CodigoContrato === row.CodigoContrato)!
+    expect(current.SubestadoId).toBe(row.SubestadoId)
+    const second = await run()
+    expect(second.counts).toMatchObject({ created: 0, held: 0, duplicate: 1 })
+    expect(second.outcomes[0]!.message).toBe('Ya importada (pendiente de aprobación o en curso).')
   }, 60_000)
 })

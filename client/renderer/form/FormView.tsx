@@ -1,6 +1,6 @@
 import { Button } from 'primereact/button'
 import { Message } from 'primereact/message'
-import { useRef, type FormEvent } from 'react'
+import { useEffect, useRef, type FormEvent } from 'react'
 import type { AfterSpec, Field, FormNode } from '../../../schemas/screen'
 import type { CallerText } from '../../api/errors'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -69,6 +69,13 @@ function FormBody({
     focusStep: () => formRef.current?.querySelector<HTMLElement>('.form-step__title')?.focus(),
   })
   const { values, fieldCtx, visible, stepFields, steps, stepIndex, totalSteps, onReview, step, goTo, busy } = c
+
+  // A form in a dialog starts on its first field once it is drawn (PrimeReact would leave the
+  // focus on the close button), unless the person already moved into the form.
+  useEffect(() => {
+    const root = formRef.current
+    if (inDialog && root && !root.contains(document.activeElement)) firstControl(root)?.focus()
+  }, [inDialog])
   const restored = c.restoredDraft
 
   const submit = (e: FormEvent) => {
@@ -178,5 +185,12 @@ function FormBody({
         )}
       </div>
     </form>
+  )
+}
+
+/** The first control a person can type into or choose with: read-only text (shown, not edited) is passed over. */
+function firstControl(root: HTMLElement): HTMLElement | undefined {
+  return [...root.querySelectorAll<HTMLElement>('input, textarea, select, [role="combobox"]')].find(
+    (el) => el.tabIndex >= 0 && !el.matches(':disabled') && !(el.matches('[readonly]') && el.getAttribute('role') !== 'combobox') && (el as HTMLInputElement).type !== 'hidden',
   )
 }

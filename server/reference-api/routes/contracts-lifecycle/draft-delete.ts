@@ -10,8 +10,8 @@ import { estadoNombre } from './shared'
 
 /**
  * `DELETE /api/contract/borrador?codigo`: removes a contract still in `borrador` (a bulk import
- * undone). Any other state is a 409 and changes nothing; `If-Match` with the version the caller
- * saw refuses (412) a draft someone edited since. The holder and supply point stay: other
+ * undone). `If-Match` with the version the caller saw refuses (412) a draft someone edited or
+ * sent on since; without it, any state but `borrador` is a 409. Neither changes anything. The holder and supply point stay: other
  * contracts may use them, and an identical sign-up finds them again.
  */
 export async function draftDeleteRoutes(app: FastifyInstance, opts: ApiContext) {
@@ -24,9 +24,10 @@ export async function draftDeleteRoutes(app: FastifyInstance, opts: ApiContext) 
     const code = parseContractCode((request.query as Record<string, unknown>).codigo, 'codigo')
     const ref = visibleContract(db, callerScope(db, request), code)
     db.transaction(() => {
+      // The version first, as the contract's other writes: a draft sent on since the caller read it is a changed record (412).
+      assertCurrentVersion(request, detail(ref.id), `El contrato ${code}`)
       const { estado } = estadoOf.get(ref.id) as { estado: string }
       if (estado !== 'borrador') fail(409, `El contrato ${code} está en estado «${estadoNombre(estado)}»: solo se puede eliminar un contrato en borrador.`)
-      assertCurrentVersion(request, detail(ref.id), `El contrato ${code}`)
       remove.run(ref.id)
     })()
     return reply.code(204).send()
