@@ -71,10 +71,14 @@ function FormBody({
   const { values, fieldCtx, visible, stepFields, steps, stepIndex, totalSteps, onReview, step, goTo, busy } = c
 
   // A form in a dialog starts on its first field once it is drawn (PrimeReact would leave the
-  // focus on the close button), unless the person already moved into the form.
+  // focus on the close button), unless the person already moved into the form. Marked too, for
+  // the dialog's focus trap when it mounts with the form (its own focus comes after this one).
   useEffect(() => {
     const root = formRef.current
-    if (inDialog && root && !root.contains(document.activeElement)) firstControl(root)?.focus()
+    if (!inDialog || !root || root.contains(document.activeElement)) return
+    const first = firstControl(root)
+    first?.setAttribute('data-pc-autofocus', 'true')
+    first?.focus()
   }, [inDialog])
   const restored = c.restoredDraft
 
