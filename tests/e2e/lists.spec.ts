@@ -40,7 +40,8 @@ async function totalOf(page: Page, id: string): Promise<number> {
   if (await table(page, id).getByText('No hay resultados con estos filtros.').isVisible()) return 0
   const pager = table(page, id).locator('.p-paginator-current')
   if (!(await pager.isVisible())) return NaN
-  const text = (await pager.textContent()) ?? ''
+  // The pager can go between the two reads (a filter's empty state replaces it): a short wait, then ask again.
+  const text = (await pager.textContent({ timeout: 1000 }).catch(() => null)) ?? ''
   return Number(/de ([\d.]+)/.exec(text)?.[1]?.replace(/\./g, '') ?? NaN)
 }
 
@@ -52,8 +53,9 @@ test.describe('list screens', () => {
   for (const list of LISTS) {
     test(`${list.path}: rows, paging, sorting, filtering${list.exportable ? ', export' : ''}`, async ({ page }) => {
       await page.goto(list.path)
-      await expect.poll(() => totalOf(page, list.table)).toBeGreaterThan(0)
-      const total = await totalOf(page, list.table)
+      // Read once, by the poll that saw it: a second read can meet the pager mid-refresh (NaN).
+      let total = NaN
+      await expect.poll(async () => (total = await totalOf(page, list.table))).toBeGreaterThan(0)
 
       // page 2 shows other rows (when there is a page 2), and the URL keeps it
       if (total > 10) {
@@ -81,6 +83,7 @@ test.describe('list screens', () => {
       await expect(rows(page, list.table).first()).toBeVisible()
       await textField(page.getByRole('search', { name: 'Filtros' }), list.filterLabel).fill(list.filterValue)
       await expect(page).toHaveURL(new RegExp(`f\\.[A-Za-z]+=${list.filterValue}`))
+      await expect.poll(() => totalOf(page, list.table)).toBeLessThan(total)
       await expect.poll(() => totalOf(page, list.table)).toBeLessThan(total)
 
       if (list.exportable) {
