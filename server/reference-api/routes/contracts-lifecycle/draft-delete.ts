@@ -10,9 +10,9 @@ import { estadoNombre } from './shared'
 
 /**
  * `DELETE /api/contract/borrador?codigo`: removes a contract still in `borrador` (a bulk import
- * undone). `If-Match` with the version the caller saw refuses (412) a draft someone edited or
- * sent on since; without it, any state but `borrador` is a 409. Neither changes anything. The holder and supply point stay: other
- * contracts may use them, and an identical sign-up finds them again.
+ * undone). `If-Match` with a version the contract no longer has is a 412 (edited or sent on
+ * since); then any state but `borrador` is a 409. Neither changes anything. The holder and
+ * supply point stay: other contracts may use them, and an identical sign-up finds them again.
  */
 export async function draftDeleteRoutes(app: FastifyInstance, opts: ApiContext) {
   const { db } = opts
