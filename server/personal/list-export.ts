@@ -2,16 +2,17 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ANSWER_SHAPES, isShapeName } from '../../schemas/business/shapes'
 import type { Endpoint } from '../../schemas/catalogue/endpoint'
 import { maskText, PERSONAL_DATA_PERMISSION } from '../../schemas/personal-data'
-import { maskAnswer, type PersonalTree } from '../../schemas/personal-paths'
+import type { PersonalTree } from '../../schemas/personal-paths'
 import { originOf, type AuditWriter } from '../audit/audit-writer'
 import type { CallChecker, CheckedCall } from '../catalogue/call-check'
 import { HttpError, MESSAGES, sendError } from '../lib/errors'
 import { spainWallClock } from '../lib/spain-time'
-import { sendXlsxStream, type XlsxColumn } from '../lib/xlsx-stream'
+import { xlsxHeaders } from '../lib/xlsx-stream'
 import type { Session } from '../session/session-store'
 import type { UpstreamClient } from '../upstream/upstream-client'
 import { checkedReason, REASON_MAX, REASON_MIN } from './access-reason'
 import { AnswerMasks } from './answer-masking'
+import { ListExportThread } from './list-export-thread'
 
 /**
  * Exports of lists built by the BFF (issue 16): a catalogued export that names its paged list
@@ -38,12 +39,6 @@ export const EXPORT_MESSAGES = {
   upstream: 'No se han podido leer los datos que se exportan. Inténtalo de nuevo más tarde.',
 } as const
 
-type Row = Record<string, unknown>
-interface Page {
-  Items: Row[]
-  TotalCount: number
-}
-
 /** What each export call is built from, worked out once. */
 interface ExportPlan {
   list: Endpoint
@@ -56,10 +51,6 @@ interface ExportPlan {
   /** File and sheet name: the call's area in Spanish (`Contratos`). */
   name: string
 }
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/
-const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
-const FORMATS = { day: 'dd/mm/yyyy', instant: 'dd/mm/yyyy hh:mm' } as const
 
 /** The top-level fields of the rows of a paged shape (`Items[]`), in declared order. */
 function rowFieldsOf(shape: string | undefined): string[] | null {
@@ -76,33 +67,15 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '') || 'exportacion'
 
-/** A cell's value: dates as Excel dates (instants in Spain's time), lists joined, objects as JSON. */
-function cellOf(value: unknown, kind: 'day' | 'instant' | undefined): unknown {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string') {
-    if (kind === 'day' && DAY.test(value)) return new Date(`${value}T00:00:00Z`)
-    if (kind === 'instant' && INSTANT.test(value)) {
-      const instant = Date.parse(value)
-      // Without an offset the upstream wrote Spain's clock time: kept as written.
-      return /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? spainWallClock(instant) : new Date(`${value.slice(0, 19)}Z`)
-    }
-    return value
+/** A refusal's body: its JSON, or its text. */
+function bodyOf(bytes: Uint8Array, contentType: string): unknown {
+  const text = Buffer.from(bytes).toString('utf8')
+  if (!contentType.includes('json')) return text
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
   }
-  if (typeof value === 'number' || typeof value === 'boolean') return value
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.join(', ')
-  return JSON.stringify(value)
-}
-
-/** Whether a column holds days or instants, by the first value of the first page that has one. */
-function dateKindOf(rows: readonly Row[], field: string): 'day' | 'instant' | undefined {
-  const sample = rows.find((r) => r[field] !== null && r[field] !== undefined)?.[field]
-  if (typeof sample !== 'string') return undefined
-  return DAY.test(sample) ? 'day' : INSTANT.test(sample) ? 'instant' : undefined
-}
-
-function isPage(body: unknown): body is Page {
-  const page = body as Page | null
-  return page !== null && typeof page === 'object' && Array.isArray(page.Items) && typeof page.TotalCount === 'number' && page.Items.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))
 }
 
 const upstreamMessage = (body: unknown) => {
@@ -112,6 +85,7 @@ const upstreamMessage = (body: unknown) => {
 
 export class ListExports {
   private readonly masks = new AnswerMasks()
+  private readonly thread = new ListExportThread()
   private readonly plans = new WeakMap<Endpoint, ExportPlan>()
   private readonly byId: ReadonlyMap<string, Endpoint>
 
@@ -157,39 +131,38 @@ export class ListExports {
 
     const first = await read(firstIndex)
     if ('refusal' in first) return sendError(reply, first.refusal.status, first.refusal.message)
-    const firstPage = first.page
-    const total = all ? firstPage.TotalCount : firstPage.Items.length
-    if (total > MAX_LIST_EXPORT_ROWS) throw new HttpError(400, EXPORT_MESSAGES.tooMany(total))
-
-    const fields = asked ?? plan.fields ?? Object.keys(firstPage.Items[0] ?? {})
-    const columns: XlsxColumn<Row>[] = fields.map((field, i) => {
-      const header = labels?.[i] ?? field
-      const kind = dateKindOf(firstPage.Items, field)
-      return { header, width: Math.min(40, Math.max(12, header.length + 2)), value: (row) => cellOf(row[field], kind), ...(kind ? { format: FORMATS[kind] } : {}) }
-    })
-
-    if (reason !== null) await this.recordClear(request, call, plan, reason, total, fields, checked)
+    const mask = reason === null ? plan.mask : null
+    const opened = await this.thread.open({ sheetName: plan.name, fields: asked ?? plan.fields, labels: labels ?? null, mask, all, pageSize }, first.bytes)
+    if (!opened.head) {
+      request.log.warn({ event: 'export_page_refused', call: plan.list.id, status: 200 }, 'export page not read: not a page of the list')
+      return sendError(reply, 502, EXPORT_MESSAGES.upstream)
+    }
+    const { total, fields } = opened.head
+    if (total > MAX_LIST_EXPORT_ROWS) {
+      this.thread.cancel(opened.id)
+      throw new HttpError(400, EXPORT_MESSAGES.tooMany(total))
+    }
+    try {
+      if (reason !== null) await this.recordClear(request, call, plan, reason, total, fields, checked)
+    } catch (err) {
+      this.thread.cancel(opened.id)
+      throw err
+    }
     request.log.info({ event: 'list_exported', userId: session.userId, call: call.id, rows: total, clear: reason !== null }, 'list exported')
 
-    const mask = reason === null ? plan.mask : null
-    const masked = (page: Page) => (mask ? maskAnswer(page, mask) : page).Items
-    async function* rows(): AsyncGenerator<Row> {
-      let sent = 0
-      let page = firstPage
-      for (let index = firstIndex; ; ) {
-        for (const row of masked(page)) {
-          if (sent++ >= total) return
-          yield row
-        }
-        if (!all || page.Items.length < pageSize || sent >= total) return
-        const next = await read(++index)
-        // Mid-file, a failure can only break the download (never end it as if complete).
-        if ('refusal' in next) throw new Error(`export page ${index} refused: ${next.refusal.status}`)
-        page = next.page
-      }
-    }
+    // Mid-file, a failure can only break the download (never end it as if complete).
+    const file = this.thread.stream(opened.id, async (n) => {
+      const next = await read(firstIndex + n)
+      if ('refusal' in next) throw new Error(`export page ${firstIndex + n} refused: ${next.refusal.status}`)
+      return next.bytes
+    })
     const day = spainWallClock(Date.now()).toISOString().slice(0, 10)
-    return sendXlsxStream(reply, { fileName: `${slug(plan.name)}-${day}.xlsx`, sheetName: plan.name, columns, rows: rows() })
+    return xlsxHeaders(reply, `${slug(plan.name)}-${day}.xlsx`).send(file)
+  }
+
+  /** Ends the export thread. */
+  close(): Promise<void> {
+    return this.thread.close()
   }
 
   /** The reason of a clear export (null: the usual, masked one); 403 without the permission, 400 without a good reason. */
@@ -210,7 +183,7 @@ export class ListExports {
   }
 
   /** One page of the list, as the user may read it, or the refusal the user gets. */
-  private async readPage(request: FastifyRequest, session: Session, checked: CheckedCall, list: Endpoint, pageIndex: number, pageSize: number): Promise<{ page: Page } | { refusal: { status: number; message: string } }> {
+  private async readPage(request: FastifyRequest, session: Session, checked: CheckedCall, list: Endpoint, pageIndex: number, pageSize: number): Promise<{ bytes: Uint8Array } | { refusal: { status: number; message: string } }> {
     // The list's own request, checked by the catalogue like any proxied call.
     const params = new URLSearchParams({ pageIndex: String(pageIndex), pageSize: String(pageSize) })
     for (const [name, value] of checked.query) {
@@ -223,18 +196,19 @@ export class ListExports {
     if (!target.ok) return { refusal: { status: target.status, message: target.message } }
     let answer
     try {
-      answer = await this.opts.upstream.call({ method: 'GET', path: target.checked.upstreamPath, token: session.token, brandDomain: request.brand.Domain, requestId: String(request.id) })
+      answer = await this.opts.upstream.callBytes({ method: 'GET', path: target.checked.upstreamPath, token: session.token, brandDomain: request.brand.Domain, requestId: String(request.id) })
     } catch (err) {
       const { statusCode, message } = err as { statusCode?: number; message: string }
       request.log.warn({ event: 'upstream_error', call: list.id, err: { message } }, 'export page not read')
       return { refusal: { status: statusCode ?? 502, message: statusCode ? message : EXPORT_MESSAGES.upstream } }
     }
-    if (answer.status === 200 && isPage(answer.body)) return { page: answer.body }
+    // A page's bytes go to the export thread unread: it parses and checks them.
+    if (answer.status === 200) return { bytes: answer.bytes }
     if (answer.status === 401) return { refusal: { status: 401, message: MESSAGES.unauthenticated } }
     if (answer.status === 403) return { refusal: { status: 403, message: MESSAGES.forbidden } }
     request.log.warn({ event: 'export_page_refused', call: list.id, status: answer.status }, 'export page not read')
     // The upstream's own words for what it refused (a filter it does not take); its failures are the BFF's 502.
-    if (answer.status >= 400 && answer.status < 500) return { refusal: { status: answer.status, message: upstreamMessage(answer.body) ?? EXPORT_MESSAGES.upstream } }
+    if (answer.status >= 400 && answer.status < 500) return { refusal: { status: answer.status, message: upstreamMessage(bodyOf(answer.bytes, answer.contentType)) ?? EXPORT_MESSAGES.upstream } }
     return { refusal: { status: 502, message: EXPORT_MESSAGES.upstream } }
   }
 

@@ -71,6 +71,7 @@ export async function apiProxy(app: FastifyInstance, opts: { upstream: UpstreamC
   const { upstream, gate, checker, audit } = opts
   const masks = new AnswerMasks()
   const exports = new ListExports({ upstream, checker, audit: opts.auditWriter })
+  app.addHook('onClose', () => exports.close())
   app.decorateRequest('apiCall', null)
   app.decorateRequest('auditing', null)
 

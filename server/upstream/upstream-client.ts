@@ -1,4 +1,4 @@
-import { Pool, errors as undiciErrors } from 'undici'
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici'
 
 /** A failure to reach the upstream or a malformed answer from it, with the status the BFF answers. */
 export class UpstreamError extends Error {
@@ -76,6 +76,31 @@ export class UpstreamClient {
   }
 
   async call<T = unknown>(call: UpstreamCall): Promise<UpstreamAnswer<T>> {
+    return this.exchange(call, async (res) => {
+      const text = await res.body.text()
+      let body: unknown = text
+      if (text && String(res.headers['content-type'] ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text)
+        } catch {
+          throw new UpstreamError(502, 'El servicio ha devuelto una respuesta no válida.')
+        }
+      }
+      const etag = res.headers.etag
+      return { status: res.statusCode, body: body as T, ...(typeof etag === 'string' ? { etag } : {}) }
+    })
+  }
+
+  /**
+   * The call with its answer's bytes unread (an export's pages, parsed in the export's thread,
+   * not on the event loop), and their content type.
+   */
+  async callBytes(call: UpstreamCall): Promise<{ status: number; bytes: Uint8Array; contentType: string }> {
+    return this.exchange(call, async (res) => ({ status: res.statusCode, bytes: new Uint8Array(await res.body.arrayBuffer()), contentType: String(res.headers['content-type'] ?? '') }))
+  }
+
+  /** Sends the call and reads its answer with `read`, timed and observed, failures mapped to 502/504. */
+  private async exchange<R>(call: UpstreamCall, read: (res: Dispatcher.ResponseData) => Promise<R>): Promise<R> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'x-brand-domain': call.brandDomain,
@@ -99,18 +124,9 @@ export class UpstreamClient {
         body: payload,
         signal: AbortSignal.timeout(call.timeoutMs ?? this.timeoutMs),
       })
-      const text = await res.body.text()
-      let body: unknown = text
-      if (text && String(res.headers['content-type'] ?? '').includes('json')) {
-        try {
-          body = JSON.parse(text)
-        } catch {
-          throw new UpstreamError(502, 'El servicio ha devuelto una respuesta no válida.')
-        }
-      }
+      const answer = await read(res)
       this.observer?.('bff', outcomeOfStatus(res.statusCode), (performance.now() - started) / 1000)
-      const etag = res.headers.etag
-      return { status: res.statusCode, body: body as T, ...(typeof etag === 'string' ? { etag } : {}) }
+      return answer
     } catch (err) {
       const mapped = toUpstreamError(err)
       this.observer?.('bff', outcomeOfError(mapped), (performance.now() - started) / 1000)
