@@ -11,6 +11,7 @@ import { AppErrorBoundary } from './AppErrorBoundary'
 import { NavigationWatch } from './NavigationWatch'
 import { useRouteIntent } from './use-route-intent'
 import { DefaultLayout, LoginPage, preloadSignedIn, RecoveryPage, ResetPasswordPage, RoutePage, ScreenPreviewPage, SignUpPage } from './pages'
+import { HoverTips } from '../ui/hover-tip'
 
 /** What the sign-in page fetches ahead: the signed-in app, and the recovery and sign-up pages its links lead to. */
 const AFTER_SIGN_IN = { signedIn: preloadSignedIn, recovery: () => RecoveryPage.preload(), signup: () => SignUpPage.preload() }
@@ -77,6 +78,8 @@ export function buildRoutes(routes: RouteDef[]): RouteObject[] {
       element: (
         <AppErrorBoundary>
           <NavigationWatch />
+          {/* The one tooltip of every page (ui/hover-tip): elements name themselves with data-tip. */}
+          <HoverTips />
           {/* Pages load their chunk on first use (see pages.ts). */}
           <Suspense fallback={<PageLoading />}>
             <Outlet />

@@ -91,11 +91,13 @@ function pageProbe() {
   const main = () => document.querySelector('main')
   const busy = (root) => !!root.querySelector('.p-skeleton, [aria-busy="true"], .p-datatable-loading-overlay')
   const checks = {
-    // The list of `path` shows data rows (not a skeleton, not an empty or error state).
-    rows: (path) => {
+    // The list of `path` shows data rows (not a skeleton, not an empty or error state). The rows
+    // must be its screen's: while the next screen renders, the one before it is still on screen
+    // under the new address, rows and all.
+    rows: ({ path, screen }) => {
       const m = main()
       if (location.pathname !== path || !m || busy(m)) return false
-      const row = m.querySelector('.p-datatable-tbody tr:not(.p-datatable-emptymessage)')
+      const row = m.querySelector(`.screen[data-screen="${screen}"] .p-datatable-tbody tr:not(.p-datatable-emptymessage)`)
       return !!row && row.querySelectorAll('td').length > 1
     },
     // A contract's detail: its route, its detail sections drawn, nothing loading.
@@ -175,7 +177,7 @@ async function clickAndTime(page, locator, check, arg, what) {
 }
 
 /** One walk, in a fresh page of a signed-in context, with the CPU throttled. */
-async function oneRun(context, baseUrl) {
+async function oneRun(context, baseUrl, screens) {
   const page = await context.newPage()
   try {
     await page.goto(`${baseUrl}/`)
@@ -185,7 +187,7 @@ async function oneRun(context, baseUrl) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle })
     const times = {}
     for (const list of LISTS) {
-      times[list.name] = await clickAndTime(page, page.locator(`nav a[href="${list.path}"]`).first(), 'rows', list.path, list.name)
+      times[list.name] = await clickAndTime(page, page.locator(`nav a[href="${list.path}"]`).first(), 'rows', { path: list.path, screen: screens.get(list.path) }, list.name)
       await page.waitForLoadState('networkidle')
     }
     // Back on the contracts: open the first one, then type in a filter.
@@ -235,11 +237,15 @@ async function main() {
       await context.addInitScript(pageProbe)
       const first = await context.newPage()
       await signIn(first, baseUrl)
+      // Which screen each list's route draws (its rows are told from the previous screen's by it).
+      const manifest = await (await first.request.get(`${baseUrl}/bff/manifest`)).json()
+      const screens = new Map(manifest.routes.map((r) => [r.path, r.screen]))
+      for (const list of LISTS) if (!screens.has(list.path)) throw new Error(`no route ${list.path} in the manifest`)
       await first.close()
       // One unmeasured walk: the browser's caches hold the code, as on a person's second screen.
-      await oneRun(context, baseUrl)
+      await oneRun(context, baseUrl, screens)
       for (let i = 0; i < runs; i++) {
-        const times = await oneRun(context, baseUrl)
+        const times = await oneRun(context, baseUrl, screens)
         samples.push(times)
         log(`run ${i + 1}/${runs}: ${Object.entries(times).map(([k, v]) => `${k} ${round(v.ms)} ms${v.dataMs === undefined ? '' : ` (data ${round(v.dataMs)})`}`).join(', ')}`)
       }

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router-dom'
 import type { ActionSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { lazyComponent } from '../../ui/lazy-component'
+import { Button as PlainButton } from '../../ui/plain/Button'
 import { useOfferAction } from '../../ui/offered-actions'
 import { useRenderContext } from '../context'
 import { evalCondition, fill, type TemplateContext } from '../template'
@@ -84,28 +85,47 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
 
   return (
     <>
-      {visible && (
-        <Button
-          type="button"
-          label={compact ? undefined : label}
-          icon={action.icon}
-          aria-label={label}
-          tooltip={readOnly ? t('viewAs.readOnly') : compact ? label : undefined}
-          tooltipOptions={{ position: 'top', showOnDisabled: readOnly }}
-          severity={action.severity === 'warning' ? 'warning' : action.severity}
-          outlined={compact ? false : action.severity === 'secondary'}
-          text={compact}
-          rounded={compact}
-          size={compact ? 'small' : undefined}
-          loading={busy}
-          disabled={disabled || readOnly}
-          onClick={(e) => {
-            button.current = e.currentTarget
-            void onClick()
-          }}
-          data-action={action.id}
-        />
-      )}
+      {visible &&
+        (compact && !readOnly ? (
+          // A row's button: drawn once per row, so plain markup and the app's one tooltip (ui/hover-tip).
+          <PlainButton
+            icon={action.icon}
+            aria-label={label}
+            data-tip={label}
+            severity={action.severity}
+            text
+            rounded
+            size="small"
+            loading={busy}
+            disabled={disabled}
+            onClick={(e) => {
+              button.current = e.currentTarget
+              void onClick()
+            }}
+            data-action={action.id}
+          />
+        ) : (
+          <Button
+            type="button"
+            label={compact ? undefined : label}
+            icon={action.icon}
+            aria-label={label}
+            tooltip={readOnly ? t('viewAs.readOnly') : undefined}
+            tooltipOptions={{ position: 'top', showOnDisabled: readOnly }}
+            severity={action.severity === 'warning' ? 'warning' : action.severity}
+            outlined={compact ? false : action.severity === 'secondary'}
+            text={compact}
+            rounded={compact}
+            size={compact ? 'small' : undefined}
+            loading={busy}
+            disabled={disabled || readOnly}
+            onClick={(e) => {
+              button.current = e.currentTarget
+              void onClick()
+            }}
+            data-action={action.id}
+          />
+        ))}
       {action.kind === 'form' && action.form && formCtx && (
         <Suspense fallback={null}>
           <FormDialog

@@ -11,13 +11,17 @@ export interface PlainButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEl
   loading?: boolean
   text?: boolean
   rounded?: boolean
+  size?: 'small' | 'large'
+  /** PrimeReact's severities (`p-button-danger`…). */
+  severity?: 'secondary' | 'success' | 'info' | 'warning' | 'danger' | 'help' | 'contrast'
 }
 
 /**
  * A button with PrimeReact's Button markup and classes (so the brand theme styles it the same)
- * and none of its code: for the public pages, which must not download PrimeReact.
+ * and none of its code: for the public pages, which must not download PrimeReact, and for
+ * buttons repeated on every row of a table, where PrimeReact's per-button cost adds up.
  */
-export function Button({ label, icon, loading = false, text, rounded, className, disabled, type = 'button', ...rest }: PlainButtonProps) {
+export function Button({ label, icon, loading = false, text, rounded, size, severity, className, disabled, type = 'button', ...rest }: PlainButtonProps) {
   const off = disabled || loading
   const iconClass = classNames('p-button-icon p-c', label && 'p-button-icon-left')
   return (
@@ -35,6 +39,8 @@ export function Button({ label, icon, loading = false, text, rounded, className,
         text && 'p-button-text',
         rounded && 'p-button-rounded',
         loading && label && 'p-button-loading-left',
+        size && `p-button-${size === 'small' ? 'sm' : 'lg'}`,
+        severity && `p-button-${severity}`,
       )}
     >
       {loading ? <SpinnerIcon className={classNames('p-icon-spin', iconClass, 'p-button-loading-icon')} /> : icon && <span className={classNames(iconClass, icon)} />}

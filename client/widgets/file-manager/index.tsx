@@ -11,6 +11,7 @@ import { notifySuccess } from '../../api/toast'
 import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useMessages } from '../../i18n/i18n'
 import { formatValue } from '../../ui/format'
+import { Button as PlainButton } from '../../ui/plain/Button'
 import { confirm } from '../../ui/confirm'
 import { FolderTree, MoveDialog, NameDialog } from './dialogs'
 import { messages } from './messages'
@@ -430,8 +431,8 @@ export default function FileManager() {
                       <td className="files__col-opt">—</td>
                       <td className="files__col-actions">
                         <span className="row-actions">
-                          <Button type="button" size="small" text rounded icon="pi pi-pencil" aria-label={t('table.renameItem', { name: f.Nombre })} tooltip={t('action.rename')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setNameDialog({ mode: 'rename', folder: f })} />
-                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} tooltip={t('action.remove')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([], [f.Id], t('remove.folder', { name: f.Nombre }))} />
+                          <PlainButton size="small" text rounded icon="pi pi-pencil" aria-label={t('table.renameItem', { name: f.Nombre })} data-tip={t('action.rename')} onClick={() => setNameDialog({ mode: 'rename', folder: f })} />
+                          <PlainButton size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} data-tip={t('action.remove')} onClick={() => void askRemove([], [f.Id], t('remove.folder', { name: f.Nombre }))} />
                         </span>
                       </td>
                     </tr>
@@ -453,9 +454,9 @@ export default function FileManager() {
                       <td className="files__col-opt">{f.Usuario || '—'}</td>
                       <td className="files__col-actions">
                         <span className="row-actions">
-                          <Button type="button" size="small" text rounded icon="pi pi-download" aria-label={t('table.downloadItem', { name: f.Nombre })} tooltip={t('action.download')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void downloadFile(f)} />
-                          <Button type="button" size="small" text rounded icon="pi pi-arrow-right" aria-label={t('table.moveItem', { name: f.Nombre })} tooltip={t('action.move')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => setMoveIds([f.Id])} />
-                          <Button type="button" size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} tooltip={t('action.remove')} tooltipOptions={{ position: 'top', showDelay: 400 }} onClick={() => void askRemove([f.Id], [], quoted(f.Nombre))} />
+                          <PlainButton size="small" text rounded icon="pi pi-download" aria-label={t('table.downloadItem', { name: f.Nombre })} data-tip={t('action.download')} onClick={() => void downloadFile(f)} />
+                          <PlainButton size="small" text rounded icon="pi pi-arrow-right" aria-label={t('table.moveItem', { name: f.Nombre })} data-tip={t('action.move')} onClick={() => setMoveIds([f.Id])} />
+                          <PlainButton size="small" text rounded severity="danger" icon="pi pi-trash" aria-label={t('table.removeItem', { name: f.Nombre })} data-tip={t('action.remove')} onClick={() => void askRemove([f.Id], [], quoted(f.Nombre))} />
                         </span>
                       </td>
                     </tr>

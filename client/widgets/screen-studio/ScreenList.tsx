@@ -4,6 +4,7 @@ import { Column } from 'primereact/column'
 import { DataTable } from 'primereact/datatable'
 import { InputText } from 'primereact/inputtext'
 import { Tag } from 'primereact/tag'
+import { Button as PlainButton } from '../../ui/plain/Button'
 import { useMemo, useState } from 'react'
 import { screenAdmin, type StudioScreenSummary } from '../../api/screen-admin'
 import { localized, useMessages } from '../../i18n/i18n'
@@ -64,7 +65,7 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
         <Column header={t('list.col.version')} body={(s: StudioScreenSummary) => (s.version === 0 ? t('status.shipped') : s.version)} />
         <Column header={t('list.col.audience')} body={(s: StudioScreenSummary) => releaseText(s.audience)} />
         <Column
-          body={(s: StudioScreenSummary) => <Button icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} tooltip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />}
+          body={(s: StudioScreenSummary) => <PlainButton icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} data-tip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />}
           style={{ width: '4rem' }}
         />
       </DataTable>
