@@ -44,12 +44,18 @@ export function toRouterPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')
 }
 
-/** The manifest route drawn at `pathname`, if any (the breadcrumb's fallback title, prefetch on intent). */
-export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
+/** The manifest route drawn at `pathname`, if any, with its parameters (`{referencia}`: the contract's code). */
+export function routeMatch(routes: RouteDef[], pathname: string): { route: RouteDef; params: Record<string, string | undefined> } | undefined {
   const matches = matchRoutes(
     routes.map((r) => ({ path: toRouterPath(r.path), id: r.path })),
     pathname,
   )
-  const id = matches?.[matches.length - 1]?.route.id
-  return routes.find((r) => r.path === id)
+  const last = matches?.[matches.length - 1]
+  const route = last && routes.find((r) => r.path === last.route.id)
+  return route ? { route, params: last.params } : undefined
+}
+
+/** The manifest route drawn at `pathname`, if any (the breadcrumb's fallback title). */
+export function routeAt(routes: RouteDef[], pathname: string): RouteDef | undefined {
+  return routeMatch(routes, pathname)?.route
 }

@@ -11,7 +11,7 @@ import { ScreenPage } from '../renderer/ScreenPage'
 import { ErrorView, NotFoundPage } from '../ui/ErrorView'
 import { PageLoading } from '../ui/loading'
 import { WIDGETS } from '../widgets'
-import { ROUTE_CHECKS, runRouteCheck, UnknownRouteCheckError } from './route-checks'
+import { ROUTE_CHECKS, routeCheckQuery, UnknownRouteCheckError } from './route-checks'
 
 /**
  * A protected route: permission first (→ /error?status=401), then the route's named check
@@ -25,11 +25,8 @@ export function RoutePage({ route }: { route: RouteDef }) {
   const allowed = hasPermission(manifest, route.permission)
   const known = route.check ? ROUTE_CHECKS[route.check] : undefined
   const check = useQuery({
-    queryKey: ['route-check', route.check, location.pathname, location.search],
-    queryFn: () => runRouteCheck(route.check!, { params, search: new URLSearchParams(location.search) }),
+    ...routeCheckQuery(route.check ?? '', params, location.pathname, location.search),
     enabled: allowed && !!route.check,
-    staleTime: 0,
-    gcTime: 0,
     meta: known ? { reportErrors: true, errorArea: known.area, errorMessage: known.errorMessage } : undefined,
   })
   const failure = useFailureText(check.error, known?.errorMessage, t('screen.loadError'))

@@ -52,6 +52,22 @@ export const ROUTE_CHECKS: Record<string, RouteCheck> = {
   },
 }
 
+/**
+ * How long a check's answer stands: a check run on a link's intent (use-route-intent.ts) lets
+ * the click that follows draw the page at once. A page opened later checks again.
+ */
+export const CHECK_FRESH_MS = 5_000
+
+/** The query of a route's check at `pathname` (and `search`): what the page waits for, and what intent runs ahead. */
+export function routeCheckQuery(check: string, params: Record<string, string | undefined>, pathname: string, search: string) {
+  return {
+    queryKey: ['route-check', check, pathname, search],
+    queryFn: () => runRouteCheck(check, { params, search: new URLSearchParams(search) }),
+    staleTime: CHECK_FRESH_MS,
+    gcTime: CHECK_FRESH_MS,
+  }
+}
+
 /** Runs a named check; an unknown name is an error (spec §8), shown by the error page. */
 export function runRouteCheck(name: string, input: CheckInput): Promise<boolean> {
   const check = ROUTE_CHECKS[name]

@@ -13,6 +13,9 @@ import { Footer } from './Footer'
 import { Sidebar } from './Sidebar'
 import { Topbar } from './Topbar'
 import { ViewAsBanner } from './ViewAsBanner'
+import { LinkIntentProvider } from '../ui/link-intent'
+
+const noIntent = () => undefined
 
 const NARROW = '(max-width: 991px)'
 
@@ -82,7 +85,10 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
         <ViewAsBanner manifest={manifest} />
         <Breadcrumb manifest={manifest} />
         <main id="main" className="layout-content" tabIndex={-1}>
-          <Outlet />
+          {/* A screen's links to records prefetch on intent, as the side menu's do. */}
+          <LinkIntentProvider value={onIntent ?? noIntent}>
+            <Outlet />
+          </LinkIntentProvider>
         </main>
         <Footer manifest={manifest} />
       </div>

@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/i18n'
 import { ErrorView, NotFoundPage } from '../ui/ErrorView'
 import { ErrorState, LoadingBlock } from '../ui/states'
 import { RenderContext } from './context'
+import { templateUser } from './template'
 import type { WidgetRegistry } from './node-renderer'
 import { RenderErrorReporter } from './RenderErrorReporter'
 import { screenQuery, type ScreenInit } from './screen-query'
@@ -48,7 +49,7 @@ export function ScreenPage({ route, widgets = NO_WIDGETS }: { route: RouteDef; w
       </ErrorState>
     )
   }
-  const user = manifest.user ? { id: manifest.user.id, email: manifest.user.email, name: manifest.user.name, agentId: manifest.user.agent?.id ?? null } : undefined
+  const user = templateUser(manifest)
   const query = Object.fromEntries(new URLSearchParams(location.search))
   return (
     <RenderContext value={{ screenId: screen.data.id, params, query, user }}>

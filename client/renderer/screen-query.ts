@@ -1,15 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Manifest } from '../../schemas/manifest'
-import type { ScreenFile, ScreenNode, TableNode } from '../../schemas/screen'
+import type { DetailNode, ScreenFile, ScreenNode, TableNode } from '../../schemas/screen'
 import { nodesOf, visitNodes } from '../../schemas/screen-walk'
 import { MANIFEST_KEY } from '../api/manifest'
 import { api } from '../api/client'
 import { nodeKey } from '../api/query-keys'
 import { fetchScreen } from '../api/render-errors'
 import type { WidgetRegistry } from './node-renderer'
+import { detailQuery } from './nodes/detail-query'
 import { preloadScreenCode } from './registry'
 import { PAGE_FRESH_MS, pagedParams, readState } from './table/table-state'
-import { resolveParams } from './template'
+import { resolveParams, templateUser } from './template'
 
 /** How long a fetched screen is fresh: a click right after a hover uses the prefetched one. */
 const SCREEN_FRESH_MS = 5_000
@@ -75,19 +76,29 @@ export function firstPageQuery(node: TableNode) {
   }
 }
 
+/** Whether a node's call is made of what a link's address gives (route parameters, the user): nothing drawn on the page. */
+function fromAddressOnly(source: { endpoint?: string; params?: Record<string, unknown> }): boolean {
+  const texts = [source.endpoint ?? '', ...Object.values(source.params ?? {}).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''))]
+  return texts.every((text) => [...text.matchAll(/\{([^{}]+)\}/g)].every(([, expr]) => /^(params|user)\./.test(expr!.trim())))
+}
+
 /**
- * Prefetch on intent (a menu entry hovered or focused): the screen's JSON and its code, then
- * the first page of its main table, so a click paints rows without waiting on either. Failures
- * are left for the real load to report.
+ * Prefetch on intent (a menu entry or a row's link hovered or focused): the screen's JSON and
+ * its code, then the first page of its main table and the record of its first detail (a
+ * contract's, for `/soluciones/contratos/{referencia}`, from the link's `params`), so a click
+ * paints without waiting on any of them. Failures are left for the real load to report.
  */
-export async function prefetchScreen(client: QueryClient, id: string, widgets: WidgetRegistry, { firstPage = true } = {}): Promise<void> {
+export async function prefetchScreen(client: QueryClient, id: string, widgets: WidgetRegistry, { firstPage = true, params = {} }: { firstPage?: boolean; params?: Record<string, string | undefined> } = {}): Promise<void> {
   const manifest = client.getQueryData<Manifest>(MANIFEST_KEY)
   const options = screenQuery(id, widgets, manifest && { client, manifest })
   await client.prefetchQuery(options)
   if (!firstPage) return
   const screen = client.getQueryData<ScreenFile>(options.queryKey)
   if (!screen) return
-  const main = nodesOf(screen.root).find((n): n is TableNode => n.type === 'table' && !!n.urlState)
+  const nodes = nodesOf(screen.root)
+  const main = nodes.find((n): n is TableNode => n.type === 'table' && !!n.urlState)
   const page = main && firstPageQuery(main)
-  if (page) await client.prefetchQuery(page)
+  const detail = nodes.find((n): n is DetailNode => n.type === 'detail' && !!n.source.endpoint && !n.source.fromData)
+  const record = detail && fromAddressOnly(detail.source) ? detailQuery(detail, { params, query: {}, user: templateUser(manifest) }).options : null
+  await Promise.all([page && client.prefetchQuery(page), record && client.prefetchQuery(record)])
 }

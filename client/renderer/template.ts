@@ -1,4 +1,5 @@
 import { conditionHolds } from '../../schemas/form-rules'
+import type { Manifest } from '../../schemas/manifest'
 import type { Condition } from '../../schemas/screen'
 
 /** What templates in a screen can refer to (see schemas/screen.ts). */
@@ -11,6 +12,12 @@ export interface TemplateContext {
   user?: { id: number; email: string; name: string; agentId: number | null }
   selected?: Record<string, unknown>[]
   result?: unknown
+}
+
+/** `{user.*}` of the templates: the signed-in user of the manifest. */
+export function templateUser(manifest: Manifest | undefined): TemplateContext['user'] {
+  const user = manifest?.user
+  return user ? { id: user.id, email: user.email, name: user.name, agentId: user.agent?.id ?? null } : undefined
 }
 
 /**

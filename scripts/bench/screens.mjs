@@ -11,6 +11,10 @@
 //
 //   node scripts/bench/screens.mjs [--dist <built client>] [--runs 20] [--throttle 4]
 //                                  [--contracts 100000] [--data-dir <seeded folder to reuse>]
+//                                  [--compare <another built client>]
+//
+// --compare walks a second portal serving another client build (the same data) turn about with
+// the first, and prints both side by side: how a change to the client is measured.
 //
 // Without --dist it builds the client into a temporary folder. Seeding 100 000 contracts per
 // brand takes minutes: --data-dir keeps the folder for the next run (it is reused when seeded).
@@ -48,6 +52,7 @@ const { values: opts } = parseArgs({
     throttle: { type: 'string', default: '4' },
     contracts: { type: 'string', default: '100000' },
     'data-dir': { type: 'string' },
+    compare: { type: 'string' },
     out: { type: 'string', default: 'bench/results/screens-latest.json' },
   },
 })
@@ -167,13 +172,21 @@ async function signIn(page, baseUrl) {
   await page.waitForURL(`${baseUrl}/`)
 }
 
-/** Hover, rest, click; the ms from the click to `check` holding. */
-async function clickAndTime(page, locator, check, arg, what) {
+/** The page's main-thread work so far, in ms (DevTools' TaskDuration): steadier than a wall time on a busy machine. */
+async function mainThreadMs(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000
+}
+
+/** Hover, rest, click; the ms from the click to `check` holding, and the main thread's work in them. */
+async function clickAndTime(page, cdp, locator, check, arg, what) {
   await locator.hover()
   await page.waitForTimeout(HOVER_MS)
   const done = page.evaluate(([n, a, h]) => window.__screens.afterClick(n, a, h), [check, arg, HOVER_MS])
+  const before = await mainThreadMs(cdp)
   await locator.click()
-  return within(done, what)
+  const time = await within(done, what)
+  return { ...time, cpuMs: (await mainThreadMs(cdp)) - before }
 }
 
 /** One walk, in a fresh page of a signed-in context, with the CPU throttled. */
@@ -184,10 +197,11 @@ async function oneRun(context, baseUrl, screens) {
     await page.locator('nav a[href="/soluciones/contratos/listado"]').waitFor()
     await page.waitForLoadState('networkidle')
     const cdp = await context.newCDPSession(page)
+    await cdp.send('Performance.enable')
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle })
     const times = {}
     for (const list of LISTS) {
-      times[list.name] = await clickAndTime(page, page.locator(`nav a[href="${list.path}"]`).first(), 'rows', { path: list.path, screen: screens.get(list.path) }, list.name)
+      times[list.name] = await clickAndTime(page, cdp, page.locator(`nav a[href="${list.path}"]`).first(), 'rows', { path: list.path, screen: screens.get(list.path) }, list.name)
       await page.waitForLoadState('networkidle')
     }
     // Back on the contracts: open the first one, then type in a filter.
@@ -195,7 +209,7 @@ async function oneRun(context, baseUrl, screens) {
     const codeLink = page.locator('main .p-datatable-tbody tr').first().locator('a').first()
     await codeLink.waitFor()
     const code = (await codeLink.innerText()).trim()
-    times['contract detail'] = await clickAndTime(page, codeLink, 'detail', code, 'contract detail')
+    times['contract detail'] = await clickAndTime(page, cdp, codeLink, 'detail', code, 'contract detail')
     await page.goBack()
     const filter = page.locator('main .filter-bar input[type="text"], main .filter-bar input:not([type])').first()
     await filter.waitFor()
@@ -214,71 +228,107 @@ async function oneRun(context, baseUrl, screens) {
 
 const round = (x) => Math.round(x)
 
+const MEASURES = [...LISTS.map((l) => ({ measure: l.name, target: TARGETS.list })), { measure: 'contract detail', target: TARGETS.detail }, { measure: 'filter typing INP', target: TARGETS.inp }]
+
+/** p50/p95/max of each measure over the runs, with met or not met; the main thread's work (p50) beside it. */
+function summarize(samples) {
+  return MEASURES.map(({ measure, target }) => {
+    const values = samples.map((s) => s[measure].ms).sort((a, b) => a - b)
+    const data = samples.map((s) => s[measure].dataMs).filter((v) => v !== undefined).sort((a, b) => a - b)
+    const cpu = samples.map((s) => s[measure].cpuMs).filter((v) => v !== undefined).sort((a, b) => a - b)
+    const p95 = percentile(values, 95)
+    return {
+      measure,
+      target,
+      p50Ms: round(percentile(values, 50)),
+      p95Ms: round(p95),
+      maxMs: round(values[values.length - 1]),
+      dataP50Ms: data.length ? round(percentile(data, 50)) : null,
+      mainThreadP50Ms: cpu.length ? round(percentile(cpu, 50)) : null,
+      met: p95 <= target,
+      runsMs: samples.map((s) => round(s[measure].ms)),
+      runsDataMs: data.length ? samples.map((s) => round(s[measure].dataMs)) : undefined,
+      runsMainThreadMs: cpu.length ? samples.map((s) => round(s[measure].cpuMs)) : undefined,
+    }
+  })
+}
+
+/** A portal over the data folder with one client build, and a signed-in browser context on it. */
+async function openSide(browser, { label, dist, dataDir }) {
+  const port = await freePort()
+  const baseUrl = `http://localhost:${port}`
+  const portal = await startPortal({ port, dist, dataDir })
+  const context = await browser.newContext({ viewport: { width: 1366, height: 850 }, locale: 'es-ES' })
+  context.setDefaultTimeout(STEP_TIMEOUT_MS)
+  await context.addInitScript(pageProbe)
+  const first = await context.newPage()
+  await signIn(first, baseUrl)
+  // Which screen each list's route draws (its rows are told from the previous screen's by it).
+  const manifest = await (await first.request.get(`${baseUrl}/bff/manifest`)).json()
+  const screens = new Map(manifest.routes.map((r) => [r.path, r.screen]))
+  for (const list of LISTS) if (!screens.has(list.path)) throw new Error(`no route ${list.path} in the manifest`)
+  await first.close()
+  return { label, dist, portal, context, baseUrl, screens, samples: [] }
+}
+
+async function stopPortal(portal) {
+  if (!portal || portal.exitCode !== null) return
+  const exited = new Promise((r) => portal.once('exit', r))
+  portal.kill('SIGTERM')
+  await exited
+}
+
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-screens-'))
   const dataDir = opts['data-dir'] ? path.resolve(opts['data-dir']) : path.join(work, 'data')
-  let portal
+  const sides = []
+  let browser
   try {
     const dist = opts.dist ? path.resolve(opts.dist) : path.join(work, 'dist')
     if (!opts.dist) {
       log(`building the client into ${dist}…`)
       execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' })
     }
-    const port = await freePort()
-    const baseUrl = `http://localhost:${port}`
     log(`portal over ${contracts.toLocaleString('en')} contracts per brand in ${dataDir} (a new folder is seeded first: minutes)…`)
-    portal = await startPortal({ port, dist, dataDir })
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true })
+    browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS, headless: true })
     const loadBefore = os.loadavg()[0]
-    const samples = []
-    try {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 850 }, locale: 'es-ES' })
-      context.setDefaultTimeout(STEP_TIMEOUT_MS)
-      await context.addInitScript(pageProbe)
-      const first = await context.newPage()
-      await signIn(first, baseUrl)
-      // Which screen each list's route draws (its rows are told from the previous screen's by it).
-      const manifest = await (await first.request.get(`${baseUrl}/bff/manifest`)).json()
-      const screens = new Map(manifest.routes.map((r) => [r.path, r.screen]))
-      for (const list of LISTS) if (!screens.has(list.path)) throw new Error(`no route ${list.path} in the manifest`)
-      await first.close()
-      // One unmeasured walk: the browser's caches hold the code, as on a person's second screen.
-      await oneRun(context, baseUrl, screens)
-      for (let i = 0; i < runs; i++) {
-        const times = await oneRun(context, baseUrl, screens)
-        samples.push(times)
-        log(`run ${i + 1}/${runs}: ${Object.entries(times).map(([k, v]) => `${k} ${round(v.ms)} ms${v.dataMs === undefined ? '' : ` (data ${round(v.dataMs)})`}`).join(', ')}`)
+    sides.push(await openSide(browser, { label: 'this build', dist, dataDir }))
+    // Side by side: the same walk over another client build, interleaved run by run (first one, then the other, then the other way round).
+    if (opts.compare) sides.push(await openSide(browser, { label: 'compared build', dist: path.resolve(opts.compare), dataDir }))
+    // One unmeasured walk each: the browser's caches hold the code, as on a person's second screen.
+    for (const side of sides) await oneRun(side.context, side.baseUrl, side.screens)
+    for (let i = 0; i < runs; i++) {
+      for (const side of i % 2 ? [...sides].reverse() : sides) {
+        const times = await oneRun(side.context, side.baseUrl, side.screens)
+        side.samples.push(times)
+        log(`run ${i + 1}/${runs}${sides.length > 1 ? ` (${side.label})` : ''}: ${Object.entries(times).map(([k, v]) => `${k} ${round(v.ms)} ms${v.dataMs === undefined ? '' : ` (data ${round(v.dataMs)})`}`).join(', ')}`)
       }
-      await context.close()
-    } finally {
-      await browser.close()
     }
-    const measures = [...LISTS.map((l) => ({ measure: l.name, target: TARGETS.list })), { measure: 'contract detail', target: TARGETS.detail }, { measure: 'filter typing INP', target: TARGETS.inp }]
-    const results = measures.map(({ measure, target }) => {
-      const values = samples.map((s) => s[measure].ms).sort((a, b) => a - b)
-      const data = samples.map((s) => s[measure].dataMs).filter((v) => v !== undefined).sort((a, b) => a - b)
-      const p95 = percentile(values, 95)
-      return {
-        measure,
-        target,
-        p50Ms: round(percentile(values, 50)),
-        p95Ms: round(p95),
-        maxMs: round(values[values.length - 1]),
-        dataP50Ms: data.length ? round(percentile(data, 50)) : null,
-        met: p95 <= target,
-        runsMs: samples.map((s) => round(s[measure].ms)),
-        runsDataMs: data.length ? samples.map((s) => round(s[measure].dataMs)) : undefined,
-      }
-    })
+    const [results, compared] = sides.map((side) => summarize(side.samples))
     const lines = [
       `Chromium, CPU throttled ${throttle}×, ${contracts.toLocaleString('en')} contracts per brand, ${runs} runs (after one unmeasured):`,
       '',
-      '| from the click to | p50 ms | p95 ms | max ms | data in (p50 ms) | target (p95) | |',
-      '|---|---:|---:|---:|---:|---:|---|',
-      ...results.map((r) => `| ${r.measure === 'filter typing INP' ? 'the worst keystroke painted (INP), typing in a filter' : `${r.measure} painted`} | ${r.p50Ms} | ${r.p95Ms} | ${r.maxMs} | ${r.dataP50Ms ?? '—'} | ${r.target} | ${r.met ? 'met' : 'NOT MET'} |`),
+      '| from the click to | p50 ms | p95 ms | max ms | data in (p50 ms) | main thread (p50 ms) | target (p95) | |',
+      '|---|---:|---:|---:|---:|---:|---:|---|',
+      ...results.map((r) => `| ${r.measure === 'filter typing INP' ? 'the worst keystroke painted (INP), typing in a filter' : `${r.measure} painted`} | ${r.p50Ms} | ${r.p95Ms} | ${r.maxMs} | ${r.dataP50Ms ?? '—'} | ${r.mainThreadP50Ms ?? '—'} | ${r.target} | ${r.met ? 'met' : 'NOT MET'} |`),
       '',
-      '"data in": from the click to the last answer the screen waited for (its definition, its first page; a prefetch started on hover counts from the click); the rest is the browser building and painting the screen.',
+      '"data in": from the click to the last answer the screen waited for (its definition, its first page; a prefetch started on hover counts from the click); the rest is the browser building and painting the screen. "main thread": the page\'s main-thread work from the click to then (DevTools\' TaskDuration, throttled).',
     ]
+    if (compared) {
+      lines.push(
+        '',
+        `Side by side with ${opts.compare} (the same walk, interleaved run by run): p50 and main-thread p50, this build / the compared one.`,
+        '',
+        '| from the click to | p50 ms (this / compared) | ratio | main thread p50 ms (this / compared) | ratio |',
+        '|---|---:|---:|---:|---:|',
+        ...results
+          .filter((r) => r.measure !== 'filter typing INP')
+          .map((r, i) => {
+            const c = compared[i]
+            return `| ${r.measure} | ${r.p50Ms} / ${c.p50Ms} | ${(r.p50Ms / c.p50Ms).toFixed(2)} | ${r.mainThreadP50Ms} / ${c.mainThreadP50Ms} | ${(r.mainThreadP50Ms / c.mainThreadP50Ms).toFixed(2)} |`
+          }),
+      )
+    }
     console.log(lines.join('\n'))
     const result = {
       date: new Date().toISOString(),
@@ -288,17 +338,16 @@ async function main() {
       runs,
       hoverMs: HOVER_MS,
       results,
+      ...(compared ? { compared: { dist: opts.compare, results: compared } } : {}),
       met: results.every((r) => r.met),
     }
     fs.mkdirSync(path.dirname(path.resolve(ROOT, opts.out)), { recursive: true })
     fs.writeFileSync(path.resolve(ROOT, opts.out), `${JSON.stringify(result, null, 2)}\n`)
     if (!result.met) process.exitCode = 1
   } finally {
-    if (portal && portal.exitCode === null) {
-      const exited = new Promise((r) => portal.once('exit', r))
-      portal.kill('SIGTERM')
-      await exited
-    }
+    for (const side of sides) await side.context.close().catch(() => undefined)
+    await browser?.close()
+    for (const side of sides) await stopPortal(side.portal)
     fs.rmSync(work, { recursive: true, force: true })
   }
 }

@@ -1,12 +1,17 @@
 // @vitest-environment jsdom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, renderHook } from '@testing-library/react'
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
+import { cleanup, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { MemoryRouter } from 'react-router-dom'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Manifest } from '../../schemas/manifest'
-import type { ScreenFile, TableNode } from '../../schemas/screen'
+import type { DetailNode, ScreenFile, TableNode } from '../../schemas/screen'
 import { MANIFEST_KEY } from '../../client/api/manifest'
+import { routeCheckQuery } from '../../client/app/route-checks'
+import { useRouteIntent } from '../../client/app/use-route-intent'
+import { detailQuery } from '../../client/renderer/nodes/detail-query'
+import { templateUser } from '../../client/renderer/template'
+import { INTENT_REST_MS, LinkIntentProvider, useLinkIntent } from '../../client/ui/link-intent'
 import { firstPageQuery, prefetchScreen } from '../../client/renderer/screen-query'
 import { useTableController } from '../../client/renderer/table/use-table-controller'
 
@@ -83,5 +88,124 @@ describe('prefetch on intent', () => {
     expect(firstPageQuery({ ...table, source: { endpoint: 'api/contract', params: { agente: '{user.agentId}' } } })).toBeNull()
     expect(firstPageQuery({ ...table, source: { fromData: 'data.Contratos' } })).toBeNull()
     expect(firstPageQuery(table)?.queryKey).toEqual(['node', 'contratos', '/api/contract', expect.objectContaining({ soloActivos: true, pageIndex: 0 })])
+  })
+})
+
+/**
+ * Issue 19, a contract's detail: a row's link prefetches on intent too. The route's check runs
+ * ahead (its answer stands a few seconds, so the page does not ask again), then the record its
+ * address names, under the key the detail node reads: the click draws the record at once.
+ */
+describe('prefetch of a record on a link’s intent', () => {
+  const detail: DetailNode = {
+    type: 'detail',
+    id: 'contrato',
+    source: { endpoint: 'api/contract/id', params: { codigo: '{params.referencia}' } },
+    sections: [{ title: 'Contrato', fields: [{ field: 'CodigoContrato', label: 'Código' }] }],
+  }
+  const detailScreen = { schemaVersion: 2, id: 'contrato-detalle', title: 'Contrato', root: { type: 'page', children: [detail] } } as ScreenFile
+  const manifest = {
+    authenticated: true,
+    user: { id: 7, name: 'Ana', email: 'ana@example.es', permissions: [], agent: null },
+    permissions: [],
+    routes: [{ path: '/soluciones/contratos/{referencia}', screen: 'contrato-detalle', check: 'contract-detail' }],
+  } as unknown as Manifest
+
+  function recordApi(exists: boolean) {
+    return vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://portal.test')
+      if (url.pathname === '/bff/screens/contrato-detalle') return Response.json(detailScreen)
+      if (url.pathname === '/api/contract/id') return exists ? Response.json({ CodigoContrato: url.searchParams.get('codigo') }) : Response.json({ message: 'No existe.' }, { status: 404 })
+      return new Response('', { status: 404 })
+    })
+  }
+
+  function withClient(client: QueryClient) {
+    return ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{children}</MemoryRouter>
+      </QueryClientProvider>
+    )
+  }
+
+  /** A signed-in client over an API where the contract exists or not, and the intent of a link to `path`. */
+  function intentOn(exists: boolean, path: string) {
+    const fetchMock = recordApi(exists)
+    vi.stubGlobal('fetch', fetchMock)
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    client.setQueryData(MANIFEST_KEY, manifest)
+    renderHook(() => useRouteIntent(), { wrapper: withClient(client) }).result.current(path)
+    return { fetchMock, client }
+  }
+
+  it('runs the check, then fetches the record; the check and the detail then read them from the cache', async () => {
+    const { fetchMock, client } = intentOn(true, '/soluciones/contratos/EV-2026-000042')
+    // The check's read, then the detail's: the same call twice, as the page itself makes it.
+    await waitFor(() => expect(paths(fetchMock, '/api/contract/id')).toHaveLength(2))
+    expect(paths(fetchMock, '/api/contract/id').map((u) => u.searchParams.get('codigo'))).toEqual(['EV-2026-000042', 'EV-2026-000042'])
+    expect(paths(fetchMock, '/bff/screens/contrato-detalle')).toHaveLength(1)
+
+    const check = routeCheckQuery('contract-detail', { referencia: 'EV-2026-000042' }, '/soluciones/contratos/EV-2026-000042', '')
+    expect(client.getQueryData(check.queryKey)).toBe(true)
+    const record = detailQuery(detail, { params: { referencia: 'EV-2026-000042' }, query: {}, user: templateUser(manifest) })
+    expect(client.getQueryData(record.options.queryKey)).toEqual({ CodigoContrato: 'EV-2026-000042' })
+    // The page on arrival: its check and its detail find fresh answers and ask for nothing.
+    const wrapper = withClient(client)
+    const page = renderHook(() => [useQuery(check), useQuery(record.options)] as const, { wrapper })
+    expect(page.result.current[0].data).toBe(true)
+    expect(page.result.current[1].data).toEqual({ CodigoContrato: 'EV-2026-000042' })
+    await new Promise((r) => setTimeout(r, 50))
+    expect(paths(fetchMock, '/api/contract/id')).toHaveLength(2)
+  })
+
+  it('fetches no record when the check fails (an unknown contract gets the 404 page, not a fetched error)', async () => {
+    const { fetchMock } = intentOn(false, '/soluciones/contratos/EV-2026-999999')
+    await waitFor(() => expect(paths(fetchMock, '/bff/screens/contrato-detalle')).toHaveLength(1))
+    await new Promise((r) => setTimeout(r, 50))
+    // One read: the check's, which said no.
+    expect(paths(fetchMock, '/api/contract/id')).toHaveLength(1)
+  })
+
+  it('leaves alone a detail whose call needs what the page draws (a row, a form, another record)', async () => {
+    const fetchMock = recordApi(true)
+    vi.stubGlobal('fetch', fetchMock)
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+    client.setQueryData(MANIFEST_KEY, manifest)
+    const needsData = { ...detail, source: { endpoint: 'api/contract/id', params: { codigo: '{data.Codigo}' } } }
+    fetchMock.mockImplementation(async (input: string) => {
+      const url = new URL(input, 'http://portal.test')
+      if (url.pathname === '/bff/screens/contrato-detalle') return Response.json({ ...detailScreen, root: { type: 'page', children: [needsData] } })
+      return new Response('', { status: 404 })
+    })
+    await prefetchScreen(client, 'contrato-detalle', {}, { params: { referencia: 'EV-2026-000042' } })
+    expect(paths(fetchMock, '/bff/screens/contrato-detalle')).toHaveLength(1)
+    expect(paths(fetchMock, '/api/contract/id')).toHaveLength(0)
+  })
+})
+
+describe('a link’s intent', () => {
+  function linkHandlers(intent: (path: string) => void) {
+    const wrapper = ({ children }: { children: ReactNode }) => <LinkIntentProvider value={intent}>{children}</LinkIntentProvider>
+    return renderHook(() => useLinkIntent('/soluciones/contratos/EV-2026-000042'), { wrapper }).result
+  }
+
+  it('is the pointer resting on the link, or the focus reaching it; a pointer crossing the rows asks nothing', () => {
+    vi.useFakeTimers()
+    try {
+      const intent = vi.fn()
+      const handlers = linkHandlers(intent)
+      handlers.current.onMouseEnter!()
+      vi.advanceTimersByTime(INTENT_REST_MS - 10)
+      handlers.current.onMouseLeave!()
+      vi.advanceTimersByTime(INTENT_REST_MS)
+      expect(intent).not.toHaveBeenCalled()
+      handlers.current.onMouseEnter!()
+      vi.advanceTimersByTime(INTENT_REST_MS)
+      expect(intent).toHaveBeenCalledWith('/soluciones/contratos/EV-2026-000042')
+      handlers.current.onFocus!()
+      expect(intent).toHaveBeenCalledTimes(2)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

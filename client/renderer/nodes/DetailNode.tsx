@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { isMasked } from '../../../schemas/personal-data'
 import type { DetailNode } from '../../../schemas/screen'
-import { api } from '../../api/client'
 import { useFailureText } from '../../api/errors'
-import { nodeKey } from '../../api/query-keys'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states'
 import { ActionBar } from '../actions/ActionButton'
@@ -11,11 +9,12 @@ import { RenderContext, useRenderContext } from '../context'
 import { messages } from '../messages'
 import { NodeList } from '../node-renderer'
 import { CellValue } from '../table/CellValue'
-import { dataPath, fill, getPath, lookup, resolveParams } from '../template'
+import { dataPath, fill, getPath, lookup } from '../template'
 import { MaskedValue, RevealSourceContext, useRevealSource, type RevealSource } from './MaskedValue'
 import { useShownRecord } from '../../api/presence'
 import type { RecordRef } from '../../../schemas/catalogue/records'
 import { PresenceNote } from './PresenceNote'
+import { detailQuery } from './detail-query'
 
 /** A record's fields in labelled sections, its actions, and child nodes that see its data as `{data.X}`. */
 export function DetailNodeView({ node }: { node: DetailNode }) {
@@ -24,12 +23,9 @@ export function DetailNodeView({ node }: { node: DetailNode }) {
   const loadError = t('data.loadError')
   const ctx = useRenderContext()
   const fromData = node.source.fromData
-  const endpoint = node.source.endpoint ? `/${fill(node.source.endpoint, ctx, true)}` : ''
-  const params = resolveParams(node.source.params, ctx)
-  const key = node.id ?? (endpoint || `data:${fromData}`)
+  const { key, endpoint, params, options } = detailQuery(node, ctx)
   const query = useQuery({
-    queryKey: [...nodeKey(key), endpoint, params],
-    queryFn: () => api.get<unknown>(endpoint, { params }),
+    ...options,
     enabled: !!endpoint,
     // The screen's own area and message win; else the endpoint catalogue's for the call; the title and usual text are the last resort.
     meta: { errorArea: node.errorArea, errorMessage: node.errorMessage, fallbackArea: node.title ? l(node.title) : t('detail.title'), fallbackMessage: loadError },

@@ -4,7 +4,7 @@ import { DataTable, type DataTableColReorderEvent, type DataTableSelectionMultip
 import { Dropdown } from 'primereact/dropdown'
 import { SplitButton } from 'primereact/splitbutton'
 import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
-import { useMemo, useRef, useState } from 'react'
+import { useMemo, useRef, useState, type ReactNode } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
@@ -28,6 +28,7 @@ import { useGridLayout } from '../table/use-grid-layout'
 import { useRowHeight } from '../table/use-row-height'
 import { useTableController, type Row } from '../table/use-table-controller'
 import { ViewsMenu } from '../table/ViewsMenu'
+import { useLinkIntent } from '../../ui/link-intent'
 
 /** First guess of a row's height (px) per density, for the virtual scroller; the drawn height is measured then. */
 const ROW_HEIGHT = { comfortable: 41, compact: 31 } as const
@@ -83,9 +84,9 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const firstField = columns[0]?.field
   const bodyFor = (col: (typeof columns)[number]) => (row: Row) =>
     rowLink && col.field === firstField ? (
-      <Link to={table.rowHref(row)!} className="row-link">
+      <RowLink to={table.rowHref(row)!}>
         <CellValue column={col} row={row} />
-      </Link>
+      </RowLink>
     ) : (
       <CellValue column={col} row={row} />
     )
@@ -328,5 +329,15 @@ export function TableNodeView({ node }: { node: TableNode }) {
         />
       )}
     </section>
+  )
+}
+
+/** A row's link to its record: resting the pointer on it or focusing it prefetches the record's screen and data. */
+function RowLink({ to, children }: { to: string; children: ReactNode }) {
+  const intent = useLinkIntent(to)
+  return (
+    <Link to={to} className="row-link" {...intent}>
+      {children}
+    </Link>
   )
 }
