@@ -85,7 +85,7 @@ function fromAddressOnly(source: { endpoint?: string; params?: Record<string, un
 /**
  * Prefetch on intent (a menu entry or a row's link hovered or focused): the screen's JSON and
  * its code, then the first page of its main table and the record of its first detail (a
- * contract's, for `/soluciones/contratos/{referencia}`, from the link's `params`), so a click
+ * contract's, from the contract code in the link's address: its `params`), so a click
  * paints without waiting on any of them. Failures are left for the real load to report.
  */
 export async function prefetchScreen(client: QueryClient, id: string, widgets: WidgetRegistry, { firstPage = true, params = {} }: { firstPage?: boolean; params?: Record<string, string | undefined> } = {}): Promise<void> {
