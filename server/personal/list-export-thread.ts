@@ -86,6 +86,11 @@ export class ListExportThread {
     return out
   }
 
+  /** Exports opened and not yet ended, cancelled or failed. */
+  get running(): number {
+    return this.jobs.size
+  }
+
   cancel(id: number): void {
     if (this.jobs.delete(id)) this.post({ kind: 'cancel', id })
   }
@@ -138,6 +143,8 @@ export class ListExportThread {
       case 'invalid': {
         const head = job.head
         delete job.head
+        // Bytes that were not a page open nothing: the thread kept nothing of them either.
+        if (message.kind === 'invalid') this.jobs.delete(id)
         head?.resolve(message.kind === 'head' ? { total: message.total, fields: message.fields } : null)
         return
       }

@@ -83,6 +83,8 @@ describe('the export thread', () => {
     for (const bytes of [new TextEncoder().encode('<html>error</html>'), bytesOf({ items: [] }), bytesOf({ Items: [1, 2], TotalCount: 2 }), bytesOf(null)]) {
       expect((await thread.open(plan(), bytes)).head).toBeNull()
     }
+    // Nothing is left open of them (an open export holds the thread, and the process, alive).
+    expect(thread.running).toBe(0)
   })
 
   it('a page that cannot be read mid-file breaks the download instead of ending it', async () => {
@@ -112,8 +114,10 @@ describe('the export thread', () => {
     await new Promise((r) => setTimeout(r, 300))
     expect(reads()).toBe(atLeave)
 
+    expect(thread.running).toBe(0)
     const next = await thread.open(plan(), bytesOf(pageOf(0, 3, 4)))
     expect((await readSheet(await collect(thread.stream(next.id, async (n) => bytesOf(pageOf(n, 3, 4)))))).rows).toHaveLength(4)
+    expect(thread.running).toBe(0)
   })
 
   it('a thread that stops breaks the downloads under way; the next export starts a new one', async () => {
