@@ -10,7 +10,7 @@ import type { WidgetRegistry } from './node-renderer'
 import { detailQuery } from './nodes/detail-query'
 import { preloadScreenCode } from './registry'
 import { PAGE_FRESH_MS, pagedParams, readState } from './table/table-state'
-import { resolveParams, templateUser } from './template'
+import { resolveParams, templateRefs, templateUser } from './template'
 
 /** How long a fetched screen is fresh: a click right after a hover uses the prefetched one. */
 const SCREEN_FRESH_MS = 5_000
@@ -79,7 +79,7 @@ export function firstPageQuery(node: TableNode) {
 /** Whether a node's call is made of what a link's address gives (route parameters, the user): nothing drawn on the page. */
 function fromAddressOnly(source: { endpoint?: string; params?: Record<string, unknown> }): boolean {
   const texts = [source.endpoint ?? '', ...Object.values(source.params ?? {}).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? ''))]
-  return texts.every((text) => [...text.matchAll(/\{([^{}]+)\}/g)].every(([, expr]) => /^(params|user)\./.test(expr!.trim())))
+  return texts.every((text) => templateRefs(text).every((expr) => /^(params|user)\./.test(expr)))
 }
 
 /**

@@ -88,6 +88,11 @@ function stringify(v: unknown): string {
 }
 
 /** A template as text (for paths and labels). Path placeholders are URL-encoded when `encode` is set. */
+/** The expressions a template refers to (`{params.id}` → `params.id`). */
+export function templateRefs(template: string): string[] {
+  return [...template.matchAll(PART)].map(([, expr]) => expr!.trim())
+}
+
 export function fill(template: string, ctx: TemplateContext, encode = false): string {
   return template.replace(PART, (_m, expr: string) => {
     const text = stringify(lookup(ctx, expr))

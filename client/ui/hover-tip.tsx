@@ -25,24 +25,19 @@ export function HoverTips() {
   const [shown, setShown] = useState<Shown | null>(null)
   useEffect(() => {
     let current: Element | null = null
-    const show = (el: Element | null) => {
-      if (el === current) return
+    const place = (el: Element | null) => {
       current = el
       const text = el?.getAttribute(TIP_ATTRIBUTE)
       setShown(el && text ? { text, rect: el.getBoundingClientRect() } : null)
     }
+    const show = (el: Element | null) => el !== current && place(el)
     const enter = (e: Event) => show(e.target instanceof Element ? e.target.closest(`[${TIP_ATTRIBUTE}]`) : null)
     const leave = (e: MouseEvent | FocusEvent) => {
       if (!(e.relatedTarget instanceof Element) || !current?.contains(e.relatedTarget)) show(null)
     }
     const hide = () => show(null)
     // Scrolling moves the element under the tip: it follows (gone from the page, it hides).
-    const follow = () => {
-      if (!current) return
-      if (!current.isConnected) return show(null)
-      const text = current.getAttribute(TIP_ATTRIBUTE)
-      setShown(text ? { text, rect: current.getBoundingClientRect() } : null)
-    }
+    const follow = () => current && place(current.isConnected ? current : null)
     const key = (e: KeyboardEvent) => e.key === 'Escape' && hide()
     // Listened to once, on the whole page (capture, so a scrolled table or a stopped click counts too).
     const listeners: [EventTarget, string, (e: never) => void][] = [

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { Suspense, useRef, useState } from 'react'
+import { Suspense, useRef, useState, type MouseEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { ActionSpec } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
@@ -83,6 +83,11 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
     }
   }
 
+  const press = (e: MouseEvent<HTMLButtonElement>) => {
+    button.current = e.currentTarget
+    void onClick()
+  }
+
   return (
     <>
       {visible &&
@@ -98,10 +103,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
             size="small"
             loading={busy}
             disabled={disabled}
-            onClick={(e) => {
-              button.current = e.currentTarget
-              void onClick()
-            }}
+            onClick={press}
             data-action={action.id}
           />
         ) : (
@@ -119,10 +121,7 @@ export function ActionButton({ action, extra, ownerId, compact, prepare, disable
             size={compact ? 'small' : undefined}
             loading={busy}
             disabled={disabled || readOnly}
-            onClick={(e) => {
-              button.current = e.currentTarget
-              void onClick()
-            }}
+            onClick={press}
             data-action={action.id}
           />
         ))}
