@@ -1,7 +1,7 @@
 // `npm run bench:data`: the contract list of the reference API at scale (issue 8). Seeds
 // SEED_CONTRACTS contracts per brand (100 000) into a temporary data folder, starts the
-// reference API alone, signs in, and measures the API's own time (its Server-Timing header,
-// median of several calls after one warm-up) for page 0, a deep page, every sortable column
+// reference API alone, signs in, and measures the API's own time (its Server-Timing header:
+// the first call, and the median of several after it) for page 0, a deep page, every sortable column
 // both ways, and a text, a select and a date-range filter; then the export of the whole list
 // while sampling the API process's memory (/proc). Prints a markdown table, writes
 // bench/results/data-latest.json, and exits 1 when a median is over the budget or the export
@@ -162,7 +162,9 @@ async function main() {
 
     const results = []
     for (const c of cases(total)) {
-      await timedCall(url, token, c.query)
+      // The first call counts the matching rows and their totals; the next ones of the same
+      // filters find them kept (the database unchanged): both are reported and budgeted.
+      const firstCall = await timedCall(url, token, c.query)
       const times = []
       let page
       for (let i = 0; i < RUNS; i++) {
@@ -170,9 +172,9 @@ async function main() {
         times.push(r.ms)
         page = r.page
       }
-      const result = { name: c.name, query: c.query, medianMs: round1(median(times)), minMs: round1(Math.min(...times)), maxMs: round1(Math.max(...times)), rows: page.Items.length, totalCount: page.TotalCount }
+      const result = { name: c.name, query: c.query, firstMs: round1(firstCall.ms), medianMs: round1(median(times)), minMs: round1(Math.min(...times)), maxMs: round1(Math.max(...times)), rows: page.Items.length, totalCount: page.TotalCount }
       results.push(result)
-      console.log(`  ${result.medianMs.toFixed(1).padStart(6)} ms  ${c.name} (${result.totalCount} rows)`)
+      console.log(`  ${result.medianMs.toFixed(1).padStart(6)} ms  (first ${result.firstMs.toFixed(1)} ms)  ${c.name} (${result.totalCount} rows)`)
     }
     const exported = await measureExport(url, token, api.pid)
     const slow = results.filter((r) => r.medianMs > BUDGET_MS)
@@ -181,17 +183,19 @@ async function main() {
     const lines = [
       `### Contract list, ${total.toLocaleString('en')} contracts in the brand (${(CONTRACTS * 3).toLocaleString('en')} in the database)`,
       '',
-      `Median of ${RUNS} calls (API's own time, Server-Timing), budget ${BUDGET_MS} ms.`,
+      `API's own time (Server-Timing): the first call of each case (it counts the matching rows and their totals, unless an earlier case had the same filters) and the median of the ${RUNS} after it (which find them kept); budget ${BUDGET_MS} ms for the median. A first call also meets pages of the database not yet in memory.`,
       '',
-      '| case | median ms | min | max | matching rows |',
-      '|---|---:|---:|---:|---:|',
-      ...results.map((r) => `| ${r.name.replaceAll('|', '\\|')} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${r.totalCount} |`),
+      '| case | first call ms | median ms | min | max | matching rows |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...results.map((r) => `| ${r.name.replaceAll('|', '\\|')} | ${r.firstMs.toFixed(1)} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${r.totalCount} |`),
       '',
       `Export of the whole list (\`${exported.fileName}\`): ${exported.fileMb} MB in ${(exported.totalMs / 1000).toFixed(1)} s, first byte after ${exported.firstByteMs} ms, ` +
         `${exported.contentLength === null ? `no Content-Length (${exported.transferEncoding})` : `Content-Length ${exported.contentLength}`}; ` +
         `API process memory: resident ${exported.rssBeforeMb} → peak ${exported.rssPeakMb} MB, anonymous ${exported.anonBeforeMb} → peak ${exported.anonPeakMb} MB (+${exported.anonGrowthMb} MB) — ${exported.streamed ? 'streamed' : 'HELD IN MEMORY'}.`,
       '',
-      slow.length ? `Over budget: ${slow.map((r) => `${r.name} (${r.medianMs} ms)`).join(', ')}.` : `Every median within ${BUDGET_MS} ms (slowest: ${Math.max(...results.map((r) => r.medianMs)).toFixed(1)} ms).`,
+      slow.length
+        ? `Over budget: ${slow.map((r) => `${r.name} (${r.medianMs} ms)`).join(', ')}.`
+        : `Every median within ${BUDGET_MS} ms (slowest: ${Math.max(...results.map((r) => r.medianMs)).toFixed(1)} ms; slowest first call: ${Math.max(...results.map((r) => r.firstMs)).toFixed(1)} ms).`,
     ]
     console.log(`\n${lines.join('\n')}`)
 
@@ -206,6 +210,7 @@ async function main() {
       runsPerCase: RUNS,
       budgetMs: BUDGET_MS,
       slowestMedianMs: Math.max(...results.map((r) => r.medianMs)),
+      slowestFirstMs: Math.max(...results.map((r) => r.firstMs)),
       cases: results,
       export: exported,
       ok: !failed,

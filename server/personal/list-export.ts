@@ -25,8 +25,13 @@ import { ListExportThread } from './list-export-thread'
 
 /** The header that asks for clear values, holding the reason percent-encoded (UTF-8). */
 export const EXPORT_REASON_HEADER = 'x-export-reason'
-/** Rows asked of the upstream per page: its largest page (spec §7). */
-export const EXPORT_PAGE_SIZE = 500
+/**
+ * Rows asked of the upstream per page. Not its largest page (500, spec §7): the upstream answers
+ * one request at a time, and another user's page waits behind whichever export page it is
+ * building, so short pages keep their wait short (bench:isolation: 100 rows kept a contract
+ * page's p99 within about 2× of idle during a 100 000-row export; 500 rows, 2–4×).
+ */
+export const EXPORT_PAGE_SIZE = 100
 /** Rows of one export, at most: a filter narrows it further. */
 export const MAX_LIST_EXPORT_ROWS = 100_000
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiCaller } from '../helpers/api-caller'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
 import { ADMIN, AGENTE, NOW, allRows, page } from './business-support'
+import { activeAgent, cups, dni, insertBody } from './lifecycle-support'
 
 /**
  * `Totales` of the paged lists: the sum of each summable column (catalogue `list.summable`)
@@ -100,6 +101,43 @@ describe('Totales of the paged lists', () => {
         await expectTotals(admin, '/api/contract', ['ConsumoAnual'], filters)
       }),
       { numRuns: 12 },
+    )
+  })
+
+  // The count and the totals are kept while nothing is written (every page and an export's
+  // hundreds of pages ask for the same ones): a write must show on the very next page.
+  it('a write shows in the next page\'s count and totals at once', async () => {
+    const before = await page<Row>(admin, '/api/contract', { pageSize: 10 })
+    expect(await page<Row>(admin, '/api/contract', { pageIndex: 2, pageSize: 10 })).toMatchObject({ TotalCount: before.TotalCount, Totales: before.Totales })
+    const res = await admin.post('/api/contract/insert', insertBody({ nif: dni(73000001), cups: cups(5001), agenteId: activeAgent(api.db) }))
+    expect(res.status, res.text).toBe(201)
+    const after = await page<Row>(admin, '/api/contract', { pageSize: 10 })
+    expect(after.TotalCount).toBe(before.TotalCount + 1)
+    expect(after.Totales!.ConsumoAnual).toBeCloseTo(before.Totales!.ConsumoAnual! + 3200, 1)
+  })
+
+  it('property: after any sequence of writes, each page\'s count and totals are the database\'s', async () => {
+    const ids = (api.db.prepare("SELECT c.id FROM contratos c JOIN marcas m ON m.id = c.marca_id WHERE m.dominio = 'energiaverde.es' ORDER BY c.id LIMIT 50").pluck().all() as number[])
+    const truth = () =>
+      api.db
+        .prepare("SELECT COUNT(*) AS n, TOTAL(c.consumo_anual_kwh) AS sum FROM contratos c JOIN marcas m ON m.id = c.marca_id WHERE m.dominio = 'energiaverde.es' AND c.estado = 'activo'")
+        .get() as { n: number; sum: number }
+    const write = fc.oneof(
+      fc.record({ kind: fc.constant('use' as const), at: fc.nat(ids.length - 1), kwh: fc.integer({ min: 0, max: 9000 }) }),
+      fc.record({ kind: fc.constant('state' as const), at: fc.nat(ids.length - 1), estado: fc.constantFrom('activo', 'baja') }),
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 4 }), async (writes) => {
+        for (const w of writes) {
+          if (w.kind === 'use') api.db.prepare('UPDATE contratos SET consumo_anual_kwh = ? WHERE id = ?').run(w.kwh, ids[w.at])
+          else api.db.prepare('UPDATE contratos SET estado = ? WHERE id = ?').run(w.estado, ids[w.at])
+          const p = await page<Row>(admin, '/api/contract', { pageSize: 10, filters: [['Estado', 'activo']] })
+          const t = truth()
+          expect(p.TotalCount).toBe(t.n)
+          expect(p.Totales!.ConsumoAnual).toBeCloseTo(t.sum, 1)
+        }
+      }),
+      { numRuns: 10 },
     )
   })
 })

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { ComposedList } from './paging'
+import { listTotals } from './list-totals'
 
 /**
  * Pages of large lists (the contracts at 100 000 rows per brand). A list row is one row of its
@@ -84,17 +85,14 @@ export function keyedPage<T>(db: Database.Database, select: string, keyed: Keyed
   const filteredJoin = filterAliases[0]
   const count = (conditions: readonly string[], params: readonly unknown[], lead?: string) => {
     const from = fromClause(keyed, aliasesIn(keyed.joins, conditions.join(' ')), lead)
-    return db.prepare(`SELECT COUNT(*) ${from.sql}${whereClause([...from.conditions, ...conditions])}`).pluck().get(...from.params, ...params) as number
+    return listTotals(db, `SELECT COUNT(*) ${from.sql}${whereClause([...from.conditions, ...conditions])}`, [...from.params, ...params])[0]!
   }
   // The count and the sums in one query: a summed column's table joins too (at most one row per
   // base row, so the count stays the same).
   const countAndSums = (): [number, number[]] => {
     if (sumExprs.length === 0) return [count(list.conditions, list.params, filteredJoin), []]
     const from = fromClause(keyed, aliasesIn(keyed.joins, [...list.conditions, ...sumExprs].join(' ')), filteredJoin)
-    const [n, ...sums] = db
-      .prepare(`SELECT ${['COUNT(*)', ...sumExprs.map((e) => `TOTAL(${e})`)].join(', ')} ${from.sql}${whereClause([...from.conditions, ...list.conditions])}`)
-      .raw()
-      .get(...from.params, ...list.params) as number[]
+    const [n, ...sums] = listTotals(db, `SELECT ${['COUNT(*)', ...sumExprs.map((e) => `TOTAL(${e})`)].join(', ')} ${from.sql}${whereClause([...from.conditions, ...list.conditions])}`, [...from.params, ...list.params])
     return [n!, sums]
   }
   const [total, sums] = countAndSums()

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
 import { fail } from './http'
 import { keyedPage, type KeyedTables } from './keyed-page'
+import { listTotals } from './list-totals'
 import { foldText, openReader } from './sql-functions'
 import type { Paged } from '../../../schemas/business/paged'
 
@@ -291,10 +292,7 @@ export function pagedList<T>(db: Database.Database, list: ListQuery, request: Pa
   const { where, params } = composed
   const order = ` ORDER BY ${composed.orderBy}`
   // The count and the sums in one pass over the matching rows.
-  const [total, ...sums] = db
-    .prepare(`SELECT ${['COUNT(*)', ...sumExprs.map(totalSql)].join(', ')} ${list.from}${where}`)
-    .raw()
-    .get(...params) as number[]
+  const [total, ...sums] = listTotals(db, `SELECT ${['COUNT(*)', ...sumExprs.map(totalSql)].join(', ')} ${list.from}${where}`, params)
   const limit = request.pageSize === -1 ? '' : ` LIMIT ${request.pageSize} OFFSET ${request.pageIndex * request.pageSize}`
   const items = db.prepare(`${list.select}${where}${order}${limit}`).all(...params) as T[]
   return { Items: items, TotalCount: total!, ...page, ...totalsOf(summable, sums) }
