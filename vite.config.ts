@@ -140,13 +140,34 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * React Router 7 ships a production build, but its package exports send every condition to the
+ * development one (remix-run/react-router#12532), with its dev-only checks and warnings: the
+ * production bundle of the portal took that. The build now takes the production files.
+ */
+function reactRouterProduction(): Plugin {
+  const dir = path.resolve('node_modules/react-router/dist/production')
+  return {
+    name: 'portal-react-router-production',
+    apply: 'build',
+    config: () => ({
+      resolve: {
+        alias: [
+          { find: /^react-router$/, replacement: path.join(dir, 'index.mjs') },
+          { find: /^react-router\/dom$/, replacement: path.join(dir, 'dom-export.mjs') },
+        ],
+      },
+    }),
+  }
+}
+
 const bff = process.env.BFF_URL ?? 'http://127.0.0.1:3000'
 const proxied = ['/bff', '/api', '/healthz', '/readyz', '/favicon.ico'] as const
 
 export default defineConfig({
   root: 'client',
   publicDir: false,
-  plugins: [react(), primeThemes(), buildId(), precompress()],
+  plugins: [react(), reactRouterProduction(), primeThemes(), buildId(), precompress()],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
