@@ -6,7 +6,6 @@ import { MANIFEST_KEY } from '../api/manifest'
 import { api } from '../api/client'
 import { nodeKey } from '../api/query-keys'
 import { fetchScreen } from '../api/render-errors'
-import { viewsQuery } from '../api/views'
 import type { WidgetRegistry } from './node-renderer'
 import { detailQuery } from './nodes/detail-query'
 import { preloadScreenCode } from './registry'
@@ -85,7 +84,7 @@ function fromAddressOnly(source: { endpoint?: string; params?: Record<string, un
 
 /**
  * Prefetch on intent (a menu entry or a row's link hovered or focused): the screen's JSON and
- * its code, then the first page and the views of its main table and the record of its first detail (a
+ * its code, then the first page of its main table and the record of its first detail (a
  * contract's, from the contract code in the link's address: its `params`), so a click
  * paints without waiting on any of them. Failures are left for the real load to report.
  */
@@ -101,7 +100,5 @@ export async function prefetchScreen(client: QueryClient, id: string, widgets: W
   const page = main && firstPageQuery(main)
   const detail = nodes.find((n): n is DetailNode => n.type === 'detail' && !!n.source.endpoint && !n.source.fromData)
   const record = detail && fromAddressOnly(detail.source) ? detailQuery(detail, { params, query: {}, user: templateUser(manifest) }).options : null
-  // The main table's views menu too: drawn from the cache, it does not draw the table again once its answer comes.
-  const views = main && viewsQuery(id, main.id)
-  await Promise.all([page && client.prefetchQuery(page), record && client.prefetchQuery(record), views && client.prefetchQuery(views)])
+  await Promise.all([page && client.prefetchQuery(page), record && client.prefetchQuery(record)])
 }

@@ -9,7 +9,6 @@ import type { DetailNode, ScreenFile, TableNode } from '../../schemas/screen'
 import { MANIFEST_KEY } from '../../client/api/manifest'
 import { routeCheckQuery } from '../../client/app/route-checks'
 import { useRouteIntent } from '../../client/app/use-route-intent'
-import { RenderContext } from '../../client/renderer/context'
 import { detailQuery } from '../../client/renderer/nodes/detail-query'
 import { templateUser } from '../../client/renderer/template'
 import { INTENT_REST_MS, LinkIntentProvider, useLinkIntent } from '../../client/ui/link-intent'
@@ -17,9 +16,8 @@ import { firstPageQuery, prefetchScreen } from '../../client/renderer/screen-que
 import { useTableController } from '../../client/renderer/table/use-table-controller'
 
 /**
- * Issue 19: the screen JSON, the first page and the table's views are prefetched on intent (a menu
- * entry hovered or focused), so the click paints rows from the cache: the table asks for exactly
- * what was fetched.
+ * Issue 19: the screen JSON and the first page are prefetched on intent (a menu entry hovered or
+ * focused), so the click paints rows from the cache: the table asks for exactly what was fetched.
  */
 const table: TableNode = {
   type: 'table',
@@ -40,7 +38,6 @@ function upstream() {
     const url = new URL(input, 'http://portal.test')
     if (url.pathname === '/bff/screens/contratos-listado') return Response.json(screen)
     if (url.pathname === '/api/usuarios/preferences') return Response.json([])
-    if (url.pathname === '/bff/views') return Response.json({ views: [], groups: [{ id: 1, name: 'Administradores' }], canPublish: true })
     if (url.pathname === '/api/contract') {
       const size = Number(url.searchParams.get('pageSize'))
       return Response.json({ Items: Array.from({ length: size }, (_, i) => ({ CodigoContrato: `EV-${i}`, FechaAlta: '2026-01-01' })), TotalCount: 120 })
@@ -70,29 +67,20 @@ describe('prefetch on intent', () => {
     expect(page?.searchParams.get('pageIndex')).toBe('0')
     expect(page?.searchParams.get('soloActivos')).toBe('true')
 
-    const [views] = paths(fetchMock, '/bff/views')
-    expect(views && Object.fromEntries(views.searchParams)).toEqual({ screen: 'contratos-listado', table: 'contratos' })
-
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/soluciones/contratos']}>
-          <RenderContext value={{ screenId: 'contratos-listado' }}>{children}</RenderContext>
-        </MemoryRouter>
+        <MemoryRouter initialEntries={['/soluciones/contratos']}>{children}</MemoryRouter>
       </QueryClientProvider>
     )
     const { result } = renderHook(() => useTableController(table), { wrapper })
-    // First render, no waiting: the rows are the prefetched page, the views menu the prefetched views.
+    // First render, no waiting: the rows are the prefetched page.
     expect(result.current.rows).toHaveLength(10)
     expect(result.current.total).toBe(120)
-    expect(result.current.views.status).toBe('ready')
-    expect(result.current.views.groups).toEqual([{ id: 1, name: 'Administradores' }])
     expect(paths(fetchMock, '/api/contract')).toHaveLength(1)
-    expect(paths(fetchMock, '/bff/views')).toHaveLength(1)
     // A second intent within the freshness window fetches nothing again.
     await prefetchScreen(client, 'contratos-listado', {})
     expect(paths(fetchMock, '/bff/screens/contratos-listado')).toHaveLength(1)
     expect(paths(fetchMock, '/api/contract')).toHaveLength(1)
-    expect(paths(fetchMock, '/bff/views')).toHaveLength(1)
   })
 
   it('leaves alone tables whose call needs the route or a record', () => {
