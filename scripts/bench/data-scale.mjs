@@ -161,10 +161,13 @@ async function main() {
     console.log(`Ready in ${readySeconds.toFixed(1)} s; the list holds ${total.toLocaleString('en')} contracts. ${RUNS} timed calls per case after one warm-up.`)
 
     const results = []
+    let initial = first
     for (const c of cases(total)) {
-      // The first call counts the matching rows and their totals; the next ones of the same
-      // filters find them kept (the database unchanged): both are reported and budgeted.
-      const firstCall = await timedCall(url, token, c.query)
+      // The first call of a filter counts the matching rows and their totals; the next ones find
+      // them kept (the database unchanged). Both are reported; the budget is on the median. Page
+      // 0's first call is the one made above, the first of the unfiltered list.
+      const firstCall = initial && Object.keys(c.query).length === 0 ? initial : await timedCall(url, token, c.query)
+      initial = null
       const times = []
       let page
       for (let i = 0; i < RUNS; i++) {

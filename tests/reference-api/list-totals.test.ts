@@ -126,18 +126,24 @@ describe('Totales of the paged lists', () => {
       fc.record({ kind: fc.constant('use' as const), at: fc.nat(ids.length - 1), kwh: fc.integer({ min: 0, max: 9000 }) }),
       fc.record({ kind: fc.constant('state' as const), at: fc.nat(ids.length - 1), estado: fc.constantFrom('activo', 'baja') }),
     )
-    await fc.assert(
-      fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 4 }), async (writes) => {
-        for (const w of writes) {
-          if (w.kind === 'use') api.db.prepare('UPDATE contratos SET consumo_anual_kwh = ? WHERE id = ?').run(w.kwh, ids[w.at])
-          else api.db.prepare('UPDATE contratos SET estado = ? WHERE id = ?').run(w.estado, ids[w.at])
-          const p = await page<Row>(admin, '/api/contract', { pageSize: 10, filters: [['Estado', 'activo']] })
-          const t = truth()
-          expect(p.TotalCount).toBe(t.n)
-          expect(p.Totales!.ConsumoAnual).toBeCloseTo(t.sum, 1)
-        }
-      }),
-      { numRuns: 10 },
-    )
+    // The contracts' own values, put back afterwards: the writes are the test's, not the data's.
+    const saved = ids.map((id) => api.db.prepare('SELECT id, consumo_anual_kwh AS kwh, estado FROM contratos WHERE id = ?').get(id) as { id: number; kwh: number; estado: string })
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(write, { minLength: 1, maxLength: 4 }), async (writes) => {
+          for (const w of writes) {
+            if (w.kind === 'use') api.db.prepare('UPDATE contratos SET consumo_anual_kwh = ? WHERE id = ?').run(w.kwh, ids[w.at])
+            else api.db.prepare('UPDATE contratos SET estado = ? WHERE id = ?').run(w.estado, ids[w.at])
+            const p = await page<Row>(admin, '/api/contract', { pageSize: 10, filters: [['Estado', 'activo']] })
+            const t = truth()
+            expect(p.TotalCount).toBe(t.n)
+            expect(p.Totales!.ConsumoAnual).toBeCloseTo(t.sum, 1)
+          }
+        }),
+        { numRuns: 10 },
+      )
+    } finally {
+      for (const row of saved) api.db.prepare('UPDATE contratos SET consumo_anual_kwh = ?, estado = ? WHERE id = ?').run(row.kwh, row.estado, row.id)
+    }
   })
 })

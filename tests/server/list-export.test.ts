@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AuditEntry, AuditPageAnswer } from '../../schemas/audit'
 import { isMasked } from '../../schemas/personal-data'
 import { loadCatalogue } from '../../server/catalogue/catalogue-loader'
-import { EXPORT_MESSAGES } from '../../server/personal/list-export'
+import { EXPORT_MESSAGES, EXPORT_PAGE_SIZE } from '../../server/personal/list-export'
 import { ApiCaller, BRAND_DOMAINS } from '../helpers/api-caller'
 import { ADMIN, AGENTE, buildTestBff, sessionCookie, type TestBff } from '../helpers/bff'
 import { startReferenceApi, type RunningReferenceApi } from '../helpers/reference-api'
@@ -96,7 +96,7 @@ describe('list exports, masked by default', () => {
 
   it('every row of a list longer than a page, in the sort asked, read a bounded page at a time', async () => {
     const direct = await adminApi.get<{ TotalCount: number }>('/api/contract', listQuery({ pageSize: 1 }))
-    expect(direct.body.TotalCount).toBeGreaterThan(500)
+    expect(direct.body.TotalCount).toBeGreaterThan(EXPORT_PAGE_SIZE)
     const res = await exportVia('/api/contract/export', admin, { ...listQuery({ pageSize: -1, sort: { column: 'Id', order: 'desc' } }), 'columns[0]': 'Id' }).expect(200)
     const ids = (await readSheet(res.body as Buffer)).rows.map((r) => Number(r[0]))
     expect(ids).toHaveLength(direct.body.TotalCount)

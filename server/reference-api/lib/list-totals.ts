@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3'
 import { UnchangedDbCache } from './unchanged-db-cache'
 
-/** Totals kept per query at most: a list's filters make the keys, so they are bounded. */
+/** Queries kept at most: each filter value (a typed text too) and each record's own list is a key; at the bound the cache starts over. */
 const CAPACITY = 500
 
 const caches = new WeakMap<Database.Database, UnchangedDbCache<string, number[]>>()
@@ -25,5 +25,9 @@ export function listTotals(db: Database.Database, sql: string, params: readonly 
     )
     caches.set(db, cache)
   }
+  // The key is read back as the query's parameters: only values JSON gives back unchanged.
+  if (!params.every(isPlain)) return db.prepare(sql).raw().get(...params) as number[]
   return cache.get(JSON.stringify({ sql, params }))
 }
+
+const isPlain = (value: unknown) => value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
