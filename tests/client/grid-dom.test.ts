@@ -2,12 +2,12 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { cellAt, markGrid, posOf, tableOf } from '../../client/renderer/table/grid-dom'
 
-/** A table as PrimeReact draws it: header, body rows with the grid's row class, a link and buttons in cells, a footer. */
+/** A table as the grid (ui/grid) draws it: header, body rows carrying their index, a link and buttons in cells, a footer. */
 function draw(first: number, count: number): HTMLElement {
   const root = document.createElement('div')
   const rows = Array.from({ length: count }, (_, i) => {
     const n = first + i
-    return `<tr role="row" class="grid-row-${n} row-clickable"><td><a class="row-link" href="/c/${n}">C${n}</a></td><td>Titular ${n}</td><td><span class="row-actions"><button>Ver</button><button>Duplicar</button></span></td></tr>`
+    return `<tr role="row" class="row-clickable" data-row-index="${n}"><td><a class="row-link" href="/c/${n}">C${n}</a></td><td>Titular ${n}</td><td><span class="row-actions"><button>Ver</button><button>Duplicar</button></span></td></tr>`
   }).join('')
   root.innerHTML = `<div class="p-datatable"><table class="p-datatable-table" role="table">
     <thead><tr role="row"><th tabindex="0" role="columnheader">Código</th><th tabindex="0" role="columnheader">Titular</th><th role="columnheader">Acciones</th></tr></thead>

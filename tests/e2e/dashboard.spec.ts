@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test'
-import { acceptConfirmation, ADMIN, AGENTE, expectAccessible, signIn } from './support'
+import { acceptConfirmation, ADMIN, AGENTE, expectAccessible, forgetPreferences, signIn } from './support'
 
 /**
  * The home dashboard (spec §5 and §9 grid rules): drag by the header, resize from the
@@ -69,11 +69,7 @@ async function storedValue(page: Page): Promise<{ widgets?: string[]; layouts: R
 }
 
 async function forgetLayout(page: Page): Promise<void> {
-  await page.evaluate(async (key) => {
-    const list = (await (await fetch('/api/usuarios/preferences', { headers: { 'X-CSRF': '1' } })).json()) as { Id: number; Clave: string }[]
-    const found = list.find((p) => p.Clave === key)
-    if (found) await fetch(`/api/usuarios/preference?preferenciaId=${found.Id}`, { method: 'DELETE', headers: { 'X-CSRF': '1' } })
-  }, PREF)
+  await forgetPreferences(page, (key) => key === PREF)
 }
 
 const isSave = (r: { url(): string; request(): { method(): string } }) => r.url().includes('/api/usuarios/preference') && !r.url().includes('preferences') && r.request().method() === 'POST'

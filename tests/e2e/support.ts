@@ -34,6 +34,23 @@ export async function sidebarLabels(page: Page): Promise<string[]> {
   return (await nav.locator('.layout-menu__section-title, .layout-menu__link').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())
 }
 
+/**
+ * Deletes the signed-in user's preferences whose key `match` accepts (a table's layout, the
+ * dashboard's grid), so a test starts from, and leaves, the screen's own layout even after a
+ * failed attempt.
+ */
+export async function forgetPreferences(page: Page, match: (key: string) => boolean): Promise<void> {
+  // On the page's own host: the session's cookie belongs to the brand's host it signed in on.
+  const origin = /^https?:/.test(page.url()) ? new URL(page.url()).origin : ''
+  const list = await page.request.get(`${origin}/api/usuarios/preferences`, { headers: { 'X-CSRF': '1' } })
+  expect(list.ok()).toBe(true)
+  for (const p of (await list.json()) as { Id: number; Clave: string }[]) {
+    if (!match(p.Clave)) continue
+    const res = await page.request.delete(`${origin}/api/usuarios/preference?preferenciaId=${p.Id}`, { headers: { 'X-CSRF': '1' } })
+    expect(res.ok()).toBe(true)
+  }
+}
+
 /** The newest mail in the outbox addressed to `to`, as text. */
 export function latestMailTo(to: string): string | null {
   const dir = path.join(DATA_DIR, 'outbox')

@@ -1,11 +1,7 @@
-import { Button } from 'primereact/button'
-import { Column as PrimeColumn } from 'primereact/column'
-import { DataTable, type DataTableColReorderEvent, type DataTableSelectionMultipleChangeEvent, type DataTableStateEvent } from 'primereact/datatable'
-import { Dropdown } from 'primereact/dropdown'
 import { SplitButton } from 'primereact/splitbutton'
-import type { PaginatorRowsPerPageDropdownOptions } from 'primereact/paginator'
-import { useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
+import { Button } from '../../ui/plain/Button'
 import type { TableNode } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { intlLocale, isNumericFormat } from '../../ui/format'
@@ -16,7 +12,6 @@ import { ReasonDialog } from '../actions/ReasonDialog'
 import { CellValue } from '../table/CellValue'
 import { ColumnChooser } from '../table/ColumnChooser'
 import { FilterBar, focusFilters } from '../table/FilterBar'
-import { ROW_INDEX_CLASS } from '../table/grid-dom'
 import { extendSelection } from '../table/grid-keys'
 import { arrangeColumns } from '../table/grid-layout'
 import { GridMenu } from '../table/GridMenu'
@@ -28,6 +23,7 @@ import { useGridLayout } from '../table/use-grid-layout'
 import { useRowHeight } from '../table/use-row-height'
 import { useTableController, type Row } from '../table/use-table-controller'
 import { ViewsMenu } from '../table/ViewsMenu'
+import { DataGrid, ROW_INDEX_ATTR, type DataGridHandle, type GridColumn } from '../../ui/grid/DataGrid'
 import { useLinkIntent } from '../../ui/link-intent'
 
 /** First guess of a row's height (px) per density, for the virtual scroller; the drawn height is measured then. */
@@ -37,10 +33,10 @@ const ROW_HEIGHT = { comfortable: 41, compact: 31 } as const
  * A server-paged (or local) table: columns, sort, filters, pager, export, row link, row and bulk
  * actions, column choice and views; as a grid: resizable, reorderable and pinnable
  * columns, density, keyboard use, virtual scrolling of large pages and a totals row. The state
- * and data are the controller's; this draws them with PrimeReact.
+ * and data are the controller's; this draws them with the portal's grid (ui/grid).
  */
 export function TableNodeView({ node }: { node: TableNode }) {
-  const { l } = useI18n()
+  const { l, lang } = useI18n()
   const t = useMessages(messages)
   const navigate = useNavigate()
   const table = useTableController(node)
@@ -55,10 +51,8 @@ export function TableNodeView({ node }: { node: TableNode }) {
   const shown = arrangeColumns(columns, layout.pinned)
   const totals = rows.length > 0 ? totalCells(shown, table.totals) : null
   const virtual = table.paged && state.size > VIRTUAL_FROM
-  const dt = useRef<DataTable<Row[]>>(null)
+  const gridHandle = useRef<DataGridHandle>(null)
   const gridRef = useRef<HTMLDivElement>(null)
-  // Each row carries its index in a class: the keyboard grid finds rows by it, virtual scroller or not.
-  const rowIndex = useMemo(() => new Map(rows.map((r, i) => [r, i])), [rows])
   const rowHeight = useRowHeight(gridRef, ROW_HEIGHT[layout.density], virtual, rows)
   // The export is a table action like the declared ones: the command palette offers it too.
   useOfferAction(node.export ? { key: `${node.id}:export`, label: `${t('toolbar.export')} — ${tableName}`, icon: 'pi pi-file-excel', run: () => void table.exportFile() } : null)
@@ -77,32 +71,59 @@ export function TableNodeView({ node }: { node: TableNode }) {
       <EmptyState icon="pi pi-inbox">{node.emptyMessage ? l(node.emptyMessage) : t('table.emptyAll')}</EmptyState>
     )
 
-  const onPage = (e: DataTableStateEvent) => table.setPage(e.page ?? Math.floor(e.first / e.rows), e.rows)
-  const onSort = (e: DataTableStateEvent) => table.setSort(e.sortField ? { field: e.sortField, order: e.sortOrder === -1 ? 'desc' : 'asc' } : null)
-
   const rowLink = node.rowLink
-  const firstField = columns[0]?.field
-  const bodyFor = (col: (typeof columns)[number]) => (row: Row) =>
-    rowLink && col.field === firstField ? (
-      <RowLink to={table.rowHref(row)!}>
-        <CellValue column={col} row={row} />
-      </RowLink>
-    ) : (
-      <CellValue column={col} row={row} />
-    )
+  // The cells read the table's latest links; the columns themselves change only with the layout, the totals or the language.
+  const latest = useRef(table)
+  latest.current = table
+  const totalsLabelField = totals ? shown.find((c) => !totals.has(c.field))?.field : undefined
+  const columnsKey = JSON.stringify([shown.map((c) => c.field), layout.widths, layout.pinned, lang, !!totals, totalsLabelField])
+  const gridColumns = useMemo<GridColumn<Row>[]>(() => {
+    const firstField = shown[0]?.field
+    const dataColumns = shown.map((col): GridColumn<Row> => {
+      const px = layout.widths[col.field]
+      return {
+        key: col.field,
+        header: l(col.header),
+        sortable: !!col.sortable,
+        width: px ? `${px}px` : col.width,
+        align: col.align ?? (isNumericFormat(col.format) ? 'right' : undefined),
+        pin: layout.pinned[col.field],
+        footer: totals ? (col.field === totalsLabelField ? t('grid.totals') : <span translate="no">{totals.get(col.field) ?? ''}</span>) : undefined,
+        body: (row) =>
+          rowLink && col.field === firstField ? (
+            <RowLink to={latest.current.rowHref(row)!}>
+              <CellValue column={col} row={row} />
+            </RowLink>
+          ) : (
+            <CellValue column={col} row={row} />
+          ),
+      }
+    })
+    const actions = node.rowActions ?? []
+    if (actions.length === 0) return dataColumns
+    return [
+      ...dataColumns,
+      {
+        key: '\u0000actions',
+        header: t('table.actions'),
+        headerClassName: 'actions-header',
+        fixed: true,
+        width: `${Math.max(5, actions.length * 3)}rem`,
+        footer: totals ? null : undefined,
+        body: (row) => (
+          <span className="row-actions">
+            {actions.map((a) => (
+              <ActionButton key={a.id} action={a} extra={{ row }} ownerId={node.id} compact />
+            ))}
+          </span>
+        ),
+      },
+    ]
+    // oxlint-disable-next-line react-hooks/exhaustive-deps -- columnsKey stands for shown, the layout, the language and the totals row's label
+  }, [columnsKey, table.totals, node, rowLink])
 
   const bulk = node.bulkActions ?? []
-  // Multiple selection (checkboxes) only when the table has bulk actions.
-  const selectionProps =
-    bulk.length > 0
-      ? {
-          selectionMode: 'checkbox' as const,
-          selection,
-          onSelectionChange: (e: DataTableSelectionMultipleChangeEvent<Row[]>) => table.select(e.value),
-        }
-      : {}
-
-  const keyOf = (row: Row) => row[node.dataKey]
+  const keyOf = useCallback((row: Row) => row[node.dataKey], [node.dataKey])
   const selectRows = (indexes: Set<number>) => table.select(rows.filter((_, i) => indexes.has(i)))
   const selectedIndexes = () => new Set(selection.map((r) => rows.findIndex((x) => keyOf(x) === keyOf(r))).filter((i) => i >= 0))
   const keyboard = useGridKeyboard({
@@ -113,7 +134,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
     total: table.paged ? total : rows.length,
     hasPrevPage: state.page > 0,
     hasNextPage: (state.page + 1) * state.size < total,
-    scrollToRow: (index) => dt.current?.getVirtualScroller()?.scrollToIndex(index),
+    scrollToRow: (index) => gridHandle.current?.scrollToIndex(index),
     onOpen: (index) => {
       const row = rows[index]
       if (!row) return
@@ -123,7 +144,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
       }
       // No row link: the row's first link (a record's code shown as a link), else its first
       // action (its "open" where the screen has one).
-      const tr = gridRef.current?.querySelector(`tr.${ROW_INDEX_CLASS}${index}`)
+      const tr = gridRef.current?.querySelector(`tr[${ROW_INDEX_ATTR}="${index}"]`)
       const link = [...(tr?.querySelectorAll<HTMLElement>('a[href]') ?? [])].find((a) => !a.closest('.row-actions'))
       ;(link ?? tr?.querySelector<HTMLElement>('.row-actions button'))?.click()
     },
@@ -139,7 +160,6 @@ export function TableNodeView({ node }: { node: TableNode }) {
     onExtend: bulk.length > 0 ? (anchor, from, to) => selectRows(extendSelection(selectedIndexes(), anchor, from, to)) : undefined,
     onPage: (delta) => table.setPage(state.page + delta, state.size),
   })
-  const totalsLabelField = totals ? shown.find((c) => !totals.has(c.field))?.field : undefined
 
   return (
     <section className="screen-table card" aria-label={tableName}>
@@ -200,105 +220,36 @@ export function TableNodeView({ node }: { node: TableNode }) {
         <LoadingState lines={Math.min(state.size, 6)} className="table-loading" />
       ) : (
         <div ref={gridRef} className="grid-frame" onKeyDown={keyboard.onKeyDown} onFocus={keyboard.onFocus} onBlur={keyboard.onBlur}>
-        <DataTable
-          ref={dt}
-          value={rows}
-          dataKey={node.dataKey}
-          lazy
-          // No pager over zero rows: "0–0 de 0" says nothing the empty state does not.
-          paginator={total > 0}
-          first={state.page * state.size}
-          rows={state.size}
-          totalRecords={total}
-          rowsPerPageOptions={pageSizesOf(node)}
-          onPage={onPage}
-          sortField={state.sort?.field}
-          sortOrder={state.sort ? (state.sort.order === 'desc' ? -1 : 1) : 0}
-          onSort={onSort}
-          removableSort
-          loading={table.loading}
-          emptyMessage={emptyBody}
-          paginatorTemplate={{
-            layout: 'RowsPerPageDropdown FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport',
-            // PrimeReact 10.9 names this dropdown from a copy of its English texts bundled into the paginator, whatever the locale.
-            RowsPerPageDropdown: (o: PaginatorRowsPerPageDropdownOptions) => (
-              // `aria-label` names the field, `ariaLabel` its open button.
-              <Dropdown value={o.value} options={o.options} onChange={o.onChange} appendTo={o.appendTo} disabled={o.disabled} aria-label={t('pager.rowsPerPage')} ariaLabel={t('pager.rowsPerPage')} />
-            ),
-          }}
-          currentPageReportTemplate={t('pager.report')}
-          {...selectionProps}
-          onRowClick={
-            rowLink
-              ? (e) => {
-                  const target = e.originalEvent.target as HTMLElement
-                  if (target.closest('a,button,input,.p-checkbox')) return
-                  navigate(table.rowHref(e.data as Row)!)
-                }
-              : undefined
-          }
-          rowClassName={(row: Row) => `${ROW_INDEX_CLASS}${rowIndex.get(row) ?? -1}${rowLink ? ' row-clickable' : ''}`}
-          stripedRows
-          size="small"
-          className={`grid-density-${layout.density}${virtual ? ' grid-virtual' : ''}`}
-          scrollable
-          // Large pages: only the rows in view are in the DOM.
-          {...(virtual ? { scrollHeight: '65vh', virtualScrollerOptions: { itemSize: rowHeight } } : {})}
-          resizableColumns
-          columnResizeMode="expand"
-          onColumnResizeEnd={(e) => {
-            const field = (e.column as { props?: { field?: string } }).props?.field
-            if (field) grid.setWidth(field, e.element.offsetWidth)
-          }}
-          reorderableColumns
-          onColReorder={(e: DataTableColReorderEvent) => {
-            const fields = (e.columns as unknown as { props?: { field?: string } }[]).map((c) => c.props?.field).filter((f): f is string => !!f && columns.some((col) => col.field === f))
-            grid.setOrder(fields)
-          }}
-          tableStyle={{ minWidth: '40rem' }}
-          aria-label={tableName}
-          data-table={node.id}
-        >
-          {bulk.length > 0 && (
-            // The header checkbox's own name comes from English texts bundled into the table (PrimeReact 10.9): named here.
-            <PrimeColumn selectionMode="multiple" headerStyle={{ width: '3rem' }} reorderable={false} resizeable={false} pt={{ headerCheckbox: { input: { 'aria-label': t('table.selectPage') } } }} />
-          )}
-          {shown.map((col) => {
-            const px = layout.widths[col.field]
-            const width = px ? `${px}px` : col.width
-            return (
-              <PrimeColumn
-                key={col.field}
-                columnKey={col.field}
-                field={col.field}
-                header={l(col.header)}
-                sortable={!!col.sortable}
-                body={bodyFor(col)}
-                style={width ? { width, minWidth: width } : undefined}
-                align={col.align ?? (isNumericFormat(col.format) ? 'right' : undefined)}
-                frozen={!!layout.pinned[col.field]}
-                alignFrozen={layout.pinned[col.field] ?? 'left'}
-                footer={totals ? (col.field === totalsLabelField ? t('grid.totals') : <span translate="no">{totals.get(col.field) ?? ''}</span>) : undefined}
-              />
-            )
-          })}
-          {node.rowActions && node.rowActions.length > 0 && (
-            <PrimeColumn
-              header={t('table.actions')}
-              headerClassName="actions-header"
-              body={(row: Row) => (
-                <span className="row-actions">
-                  {node.rowActions!.map((a) => (
-                    <ActionButton key={a.id} action={a} extra={{ row }} ownerId={node.id} compact />
-                  ))}
-                </span>
-              )}
-              style={{ width: `${Math.max(5, node.rowActions.length * 3)}rem` }}
-              reorderable={false}
-              resizeable={false}
-            />
-          )}
-        </DataTable>
+          <DataGrid<Row>
+            handle={gridHandle}
+            rows={rows}
+            rowKey={keyOf}
+            columns={gridColumns}
+            label={tableName}
+            tableId={node.id}
+            sort={state.sort ? { key: state.sort.field, order: state.sort.order } : null}
+            onSort={(sort) => table.setSort(sort ? { field: sort.key, order: sort.order } : null)}
+            // Multiple selection (checkboxes) only when the table has bulk actions.
+            selection={bulk.length > 0 ? { selected: selection, onChange: table.select } : undefined}
+            pager={{ page: state.page, size: state.size, total, sizes: pageSizesOf(node), onChange: table.setPage }}
+            loading={table.loading}
+            empty={emptyBody}
+            rowClassName={rowLink ? () => 'row-clickable' : undefined}
+            onRowClick={
+              rowLink
+                ? (row, e) => {
+                    if ((e.target as HTMLElement).closest('a,button,input,.p-checkbox')) return
+                    navigate(table.rowHref(row)!)
+                  }
+                : undefined
+            }
+            className={`grid-density-${layout.density}${virtual ? ' grid-virtual' : ''}`}
+            // Large pages: only the rows in view are in the DOM.
+            virtual={virtual ? { rowHeight, height: '65vh' } : null}
+            onResize={grid.setWidth}
+            onReorder={(keys) => grid.setOrder(keys.filter((k) => columns.some((c) => c.field === k)))}
+            minWidth="40rem"
+          />
         </div>
       )}
       {askingReason && (

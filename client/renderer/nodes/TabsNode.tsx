@@ -1,7 +1,7 @@
-import { TabPanel, TabView } from 'primereact/tabview'
 import { useSearchParams } from 'react-router-dom'
 import type { TabsNode } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
+import { TabView } from '../../ui/plain/TabView'
 import { NodeList } from '../node-renderer'
 
 /** Tabs; the open tab is kept in the URL (`tab=<key>`) so reload and back restore it. Only the open tab is drawn. */
@@ -12,20 +12,14 @@ export function TabsNodeView({ node }: { node: TabsNode }) {
   const index = Math.max(0, node.tabs.findIndex((t) => t.key === params.get(param)))
   return (
     <TabView
-      activeIndex={index}
-      renderActiveOnly
       className="screen-tabs"
-      onTabChange={(e) => {
+      activeIndex={index}
+      onChange={(i) => {
         const next = new URLSearchParams(params)
-        next.set(param, node.tabs[e.index]!.key)
+        next.set(param, node.tabs[i]!.key)
         setParams(next, { replace: true })
       }}
-    >
-      {node.tabs.map((tab) => (
-        <TabPanel key={tab.key} header={l(tab.label)} leftIcon={tab.icon ? `${tab.icon} mr-2` : undefined}>
-          <NodeList nodes={tab.children} />
-        </TabPanel>
-      ))}
-    </TabView>
+      tabs={node.tabs.map((tab) => ({ key: tab.key, header: l(tab.label), icon: tab.icon, content: () => <NodeList nodes={tab.children} /> }))}
+    />
   )
 }

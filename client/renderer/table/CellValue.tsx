@@ -1,8 +1,8 @@
-import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
 import type { Column } from '../../../schemas/screen'
 import { useI18n } from '../../i18n/i18n'
 import { changesOf, formatValue } from '../../ui/format'
+import { Tag } from '../../ui/plain/Tag'
 import { fill, getPath } from '../template'
 
 /** Text that stays readable on a coloured badge. */

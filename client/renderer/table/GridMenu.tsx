@@ -1,7 +1,7 @@
-import { Button } from 'primereact/button'
 import type { MenuItem } from 'primereact/menuitem'
 import { TieredMenu } from 'primereact/tieredmenu'
 import { useRef } from 'react'
+import { Button } from '../../ui/plain/Button'
 import type { Column } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
 import { messages } from './messages'
@@ -23,7 +23,7 @@ export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: 
     items: columns.map((col) => ({
       label: l(col.header),
       icon: checked(pinned[col.field] === side),
-      command: () => grid.setPin(col.field, pinned[col.field] === side ? null : side),
+      command: () => void grid.setPin(col.field, pinned[col.field] === side ? null : side),
     })),
   })
   const model: MenuItem[] = [
@@ -31,14 +31,14 @@ export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: 
       label: t('grid.density'),
       icon: 'pi pi-bars',
       items: [
-        { label: t('grid.comfortable'), icon: checked(density === 'comfortable'), command: () => grid.setDensity('comfortable') },
-        { label: t('grid.compact'), icon: checked(density === 'compact'), command: () => grid.setDensity('compact') },
+        { label: t('grid.comfortable'), icon: checked(density === 'comfortable'), command: () => void grid.setDensity('comfortable') },
+        { label: t('grid.compact'), icon: checked(density === 'compact'), command: () => void grid.setDensity('compact') },
       ],
     },
     pinMenu('left', t('grid.pinLeft')),
     pinMenu('right', t('grid.pinRight')),
     { separator: true },
-    { label: t('grid.reset'), icon: 'pi pi-refresh', disabled: !grid.customised, command: () => grid.reset() },
+    { label: t('grid.reset'), icon: 'pi pi-refresh', disabled: !grid.customised, command: () => void grid.reset() },
   ]
   return (
     <>

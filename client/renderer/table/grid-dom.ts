@@ -1,15 +1,14 @@
+import { ROW_INDEX_ATTR } from '../../ui/grid/DataGrid'
 import type { GridPos } from './grid-keys'
 
 /**
- * The grid semantics a PrimeReact table lacks, written onto its DOM (PrimeReact renders a
- * plain `table`, and re-renders rows as a virtual scroller moves): role=grid with row and
- * column indexes, and a roving tabindex — the active cell is the grid's one tab stop, every
- * other cell and every control inside a cell is reached with the keys, not with Tab.
+ * The grid semantics a plain table lacks, written onto the DOM the table (ui/grid) draws, which
+ * draws rows again as its virtual body scrolls: role=grid with row and column indexes, and a
+ * roving tabindex — the active cell is the grid's one tab stop, every other cell and every
+ * control inside a cell is reached with the keys, not with Tab.
  */
 
 const FOCUSABLE = 'a[href], button, input, select, textarea, [tabindex]'
-/** Where the row's data index is written (set from the row's class by `markRows`). */
-export const ROW_INDEX_CLASS = 'grid-row-'
 
 export interface GridMarks {
   /** Data rows before the loaded ones (earlier pages): aria-rowindex counts the whole set. */
@@ -25,13 +24,13 @@ export function tableOf(root: HTMLElement | null): HTMLTableElement | null {
 }
 
 function bodyOf(table: HTMLTableElement): HTMLTableSectionElement | null {
-  return table.querySelector<HTMLTableSectionElement>(':scope > tbody:not(.p-datatable-virtualscroller-spacer)')
+  return table.tBodies[0] ?? null
 }
 
-/** The data index (from 0) of a body row, read from the class the table gives each row. */
+/** The data index (from 0) of a body row, as the grid writes it on each row. */
 export function rowIndexOf(tr: Element): number | null {
-  for (const c of tr.classList) if (c.startsWith(ROW_INDEX_CLASS)) return Number(c.slice(ROW_INDEX_CLASS.length))
-  return null
+  const index = tr.getAttribute(ROW_INDEX_ATTR)
+  return index === null ? null : Number(index)
 }
 
 /** The cell at a grid position, if it is in the DOM (a virtual scroller renders only the rows near the view). */
@@ -86,8 +85,9 @@ export function markGrid(table: HTMLTableElement, marks: GridMarks): HTMLTableCe
     ;[...tr.cells].forEach((td, col) => mark(td, col, 'gridcell', td === active))
   }
   // Rows that are no data (the empty state, the totals): cells of the grid too, so its roles hold.
+  // A virtual body's spacers stand in for rows not drawn, hidden from assistive technology.
   for (const tr of [...(body?.rows ?? []), ...(table.tFoot?.rows ?? [])]) {
-    if (rowIndexOf(tr) !== null) continue
+    if (rowIndexOf(tr) !== null || tr.getAttribute('aria-hidden') === 'true') continue
     if (tr.parentElement === table.tFoot) tr.setAttribute('aria-rowindex', String(marks.total + 2))
     for (const td of tr.cells) if (td.getAttribute('role') !== 'gridcell' && td.getAttribute('role') !== 'rowheader') td.setAttribute('role', 'gridcell')
   }

@@ -1,6 +1,6 @@
 import { defineMessages } from '../../i18n/i18n'
 
-/** Texts of the table chrome: toolbar, filters, views, column chooser, layout menu, selection, pager, totals. */
+/** Texts of the table chrome: toolbar, filters, views, column chooser, layout menu, selection, totals (the pager's are the grid's, ui/grid). */
 export const messages = defineMessages({
   es: {
     'toolbar.columns': 'Columnas',
@@ -13,10 +13,6 @@ export const messages = defineMessages({
     'export.reason.confirm': 'Exportar',
     'table.emptyAll': 'Todavía no hay registros.',
     'table.actions': 'Acciones',
-    'table.selectPage': 'Seleccionar las filas de esta página',
-    // PrimeReact fills {first}, {last} and {totalRecords}.
-    'pager.report': '{first}–{last} de {totalRecords}',
-    'pager.rowsPerPage': 'Filas por página',
     'bulk.region': 'Acciones sobre la selección',
     'bulk.allMatching': 'Seleccionadas las {n} filas que cumplen el filtro.',
     'bulk.selected': '{n} seleccionadas.',
@@ -91,9 +87,6 @@ export const messages = defineMessages({
     'export.reason.confirm': 'Export',
     'table.emptyAll': 'There are no records yet.',
     'table.actions': 'Actions',
-    'table.selectPage': 'Select the rows on this page',
-    'pager.report': '{first}–{last} of {totalRecords}',
-    'pager.rowsPerPage': 'Rows per page',
     'bulk.region': 'Actions on the selection',
     'bulk.allMatching': 'All {n} rows matching the filter are selected.',
     'bulk.selected': '{n} selected.',

@@ -1,5 +1,6 @@
 import type { Column, TableNode } from '../../../schemas/screen'
 import type { QueryParams } from '../../api/client'
+import { sortRows } from '../../ui/grid/local-rows'
 import { getPath } from '../template'
 
 /** What a table shows: page (from 0), page size, sort, and one filter value per column (upstream syntax). */
@@ -110,7 +111,6 @@ export function exportParams(node: TableNode, state: TableState): QueryParams {
 }
 
 const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
-const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' })
 
 /** Same filter semantics as the upstream, for tables whose endpoint returns every row. */
 export function matchesFilter(value: unknown, query: string, type: string): boolean {
@@ -134,15 +134,6 @@ export function localPage(node: TableNode, rows: Record<string, unknown>[], stat
       return !q || !col?.filter || matchesFilter(getPath(row, field), q, col.filter.input)
     }),
   )
-  if (state.sort) {
-    const { field, order } = state.sort
-    const dir = order === 'desc' ? -1 : 1
-    out = [...out].sort((a, b) => {
-      const x = getPath(a, field)
-      const y = getPath(b, field)
-      if (typeof x === 'number' && typeof y === 'number') return (x - y) * dir
-      return collator.compare(String(x ?? ''), String(y ?? '')) * dir
-    })
-  }
+  if (state.sort) out = sortRows(out, { key: state.sort.field, order: state.sort.order }, getPath)
   return { rows: out.slice(state.page * state.size, (state.page + 1) * state.size), total: out.length }
 }

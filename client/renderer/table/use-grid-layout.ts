@@ -10,12 +10,13 @@ export interface GridLayoutController {
   layout: GridLayout
   /** The user changed something of the layout (so «Restablecer» has something to undo). */
   customised: boolean
-  setWidth(field: string, px: number): void
-  setPin(field: string, side: Pin | null): void
-  setDensity(density: Density): void
+  /** Each change resolves once it is saved, or once its failure is reported (never rejects). */
+  setWidth(field: string, px: number): Promise<void>
+  setPin(field: string, side: Pin | null): Promise<void>
+  setDensity(density: Density): Promise<void>
   /** The shown columns in a new order (a header dragged). */
-  setOrder(fields: readonly string[]): void
-  reset(): void
+  setOrder(fields: readonly string[]): Promise<void>
+  reset(): Promise<void>
 }
 
 /**
@@ -26,7 +27,7 @@ export function useGridLayout(node: TableNode, errorArea: string): GridLayoutCon
   const ctx = useRenderContext()
   const prefs = usePreference<TablePrefs>(`tabla:${ctx.screenId}:${node.id}`)
   const stored = useMemo(() => parseTablePrefs(prefs.value), [prefs.value])
-  const save = (next: TablePrefs) => void prefs.save(next).catch((err: unknown) => reportError(undefined, err, undefined, { area: errorArea }))
+  const save = (next: TablePrefs) => prefs.save(next).catch((err: unknown) => reportError(undefined, err, undefined, { area: errorArea }))
   return {
     layout: layoutOf(stored),
     customised: hasLayout(stored),

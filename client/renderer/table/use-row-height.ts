@@ -1,4 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react'
+import { ROW_INDEX_ATTR } from '../../ui/grid/DataGrid'
 import { tableOf } from './grid-dom'
 
 /**
@@ -14,7 +15,7 @@ export function useRowHeight(rootRef: RefObject<HTMLElement | null>, guess: numb
     const root = rootRef.current
     if (!active || !root) return
     const measure = () => {
-      const row = tableOf(root)?.querySelector(':scope > tbody > tr[class*="grid-row-"]')
+      const row = tableOf(root)?.querySelector(`:scope > tbody > tr[${ROW_INDEX_ATTR}]`)
       const drawn = row ? Math.ceil(row.getBoundingClientRect().height) : 0
       if (drawn > height) setMeasured({ guess, height: drawn })
     }

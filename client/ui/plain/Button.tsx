@@ -10,6 +10,9 @@ export interface PlainButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEl
   /** Disabled, with a spinning icon in place of `icon`. */
   loading?: boolean
   text?: boolean
+  outlined?: boolean
+  /** Drawn as a link (PrimeReact's `link`). */
+  link?: boolean
   rounded?: boolean
   size?: 'small' | 'large'
   /** PrimeReact's severities (`p-button-danger`…). */
@@ -18,10 +21,11 @@ export interface PlainButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonEl
 
 /**
  * A button with PrimeReact's Button markup and classes (so the brand theme styles it the same)
- * and none of its code: for the public pages, which must not download PrimeReact, and for
- * buttons repeated on every row of a table, where PrimeReact's per-button cost adds up.
+ * and none of its code: for the public pages, which must not download PrimeReact, and for the
+ * buttons of every list (row actions, toolbar, filter bar), where PrimeReact's per-button cost
+ * adds up on each screen drawn.
  */
-export function Button({ label, icon, loading = false, text, rounded, size, severity, className, disabled, type = 'button', ...rest }: PlainButtonProps) {
+export function Button({ label, icon, loading = false, text, outlined, link, rounded, size, severity, className, disabled, type = 'button', ...rest }: PlainButtonProps) {
   const off = disabled || loading
   const iconClass = classNames('p-button-icon p-c', label && 'p-button-icon-left')
   return (
@@ -37,6 +41,8 @@ export function Button({ label, icon, loading = false, text, rounded, size, seve
         off && 'p-disabled',
         loading && 'p-button-loading',
         text && 'p-button-text',
+        outlined && 'p-button-outlined',
+        link && 'p-button-link',
         rounded && 'p-button-rounded',
         loading && label && 'p-button-loading-left',
         size && `p-button-${size === 'small' ? 'sm' : 'lg'}`,

@@ -1,4 +1,4 @@
-import { Tag } from 'primereact/tag'
+import { Tag } from '../../ui/plain/Tag'
 import { useMessages } from '../../i18n/i18n'
 import { messages } from './messages'
 import { formatBeforeAfter, formatCapacity, formatEfficiency, formatEurRounded, formatKwh, formatPayback } from './model'

@@ -1,15 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { Column } from 'primereact/column'
-import { DataTable } from 'primereact/datatable'
 import { ProgressBar } from 'primereact/progressbar'
 import { useId, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import type { ImportColumn, ImportDefinitionView, ImportJobView, ImportMapping, RowOutcomeKind } from '../../../schemas/import'
+import type { ImportColumn, ImportDefinitionView, ImportJobView, ImportMapping } from '../../../schemas/import'
 import { api, saveFile, send } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { localized, useMessages } from '../../i18n/i18n'
 import { confirm } from '../../ui/confirm'
+import { LocalGrid } from '../../ui/grid/LocalGrid'
 import { ErrorState, LoadingState } from '../../ui/states'
 import { messages } from './messages'
 import './import.css'
@@ -131,11 +130,17 @@ export default function ImportWidget(props: Record<string, unknown>) {
             <>
               <h3>{t('check.errorsTitle')}</h3>
               {current.check.problemCount > current.check.problems.length && <p>{t('check.more', { shown: current.check.problems.length, total: current.check.problemCount })}</p>}
-              <DataTable value={current.check.problems} size="small" stripedRows paginator rows={25} className="import-problems" pt={{ table: { 'aria-label': t('check.errorsTitle') } }}>
-                <Column field="row" header={t('check.row')} style={{ width: '6rem' }} />
-                <Column header={t('check.column')} body={(p: { column: string }) => labelOf(p.column)} style={{ width: '16rem' }} />
-                <Column field="message" header={t('check.message')} />
-              </DataTable>
+              <LocalGrid
+                rows={current.check.problems}
+                rowKey={(p) => `${p.row}:${p.column}:${p.message}`}
+                className="import-problems"
+                label={t('check.errorsTitle')}
+                columns={[
+                  { key: 'row', header: t('check.row'), width: '6rem', body: (p) => p.row },
+                  { key: 'column', header: t('check.column'), width: '16rem', body: (p) => labelOf(p.column) },
+                  { key: 'message', header: t('check.message'), body: (p) => p.message },
+                ]}
+              />
             </>
           )}
           <div className="import-actions">
@@ -160,20 +165,34 @@ export default function ImportWidget(props: Record<string, unknown>) {
             <>
               <p role="status">{t('undo.summary', { undone: current.undo.undone, left: current.undo.left.length })}</p>
               {current.undo.left.length > 0 && (
-                <DataTable value={current.undo.left} size="small" stripedRows pt={{ table: { 'aria-label': t('undo.leftTitle') } }} header={t('undo.leftTitle')}>
-                  <Column field="row" header={t('result.row')} style={{ width: '6rem' }} />
-                  <Column field="record" header={t('result.record')} style={{ width: '12rem' }} />
-                  <Column field="reason" header={t('undo.reason')} />
-                </DataTable>
+                <>
+                  <h3>{t('undo.leftTitle')}</h3>
+                  <LocalGrid
+                    rows={current.undo.left}
+                    rowKey={(r) => r.row}
+                    label={t('undo.leftTitle')}
+                    columns={[
+                      { key: 'row', header: t('result.row'), width: '6rem', body: (r) => r.row },
+                      { key: 'record', header: t('result.record'), width: '12rem', body: (r) => r.record },
+                      { key: 'reason', header: t('undo.reason'), body: (r) => r.reason },
+                    ]}
+                  />
+                </>
               )}
             </>
           )}
-          <DataTable value={current.outcomes} size="small" stripedRows paginator rows={25} pt={{ table: { 'aria-label': t('result.title') } }} className="import-outcomes">
-            <Column field="row" header={t('result.row')} style={{ width: '6rem' }} />
-            <Column header={t('result.outcome')} body={(o: { outcome: RowOutcomeKind }) => <span className={`import-outcome import-outcome--${o.outcome}`}>{t(`outcome.${o.outcome}`)}</span>} style={{ width: '12rem' }} />
-            <Column field="record" header={t('result.record')} style={{ width: '12rem' }} />
-            <Column field="message" header={t('result.message')} />
-          </DataTable>
+          <LocalGrid
+            rows={current.outcomes}
+            rowKey={(o) => o.row}
+            className="import-outcomes"
+            label={t('result.title')}
+            columns={[
+              { key: 'row', header: t('result.row'), width: '6rem', body: (o) => o.row },
+              { key: 'outcome', header: t('result.outcome'), width: '12rem', body: (o) => <span className={`import-outcome import-outcome--${o.outcome}`}>{t(`outcome.${o.outcome}`)}</span> },
+              { key: 'record', header: t('result.record'), width: '12rem', body: (o) => o.record },
+              { key: 'message', header: t('result.message'), body: (o) => o.message },
+            ]}
+          />
           <div className="import-actions">
             <Button type="button" outlined icon="pi pi-download" label={t('result.download')} loading={busy === 'download'} onClick={() => download(`/bff/imports/jobs/${current.id}/result`, 'resultado.xlsx')} />
             {current.state === 'done' && current.counts.created > 0 && <Button type="button" severity="danger" outlined icon="pi pi-undo" label={t('result.undo')} loading={busy === 'undo'} disabled={busy !== null} onClick={() => void undo()} />}

@@ -1,8 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Checkbox } from 'primereact/checkbox'
-import { Column } from 'primereact/column'
-import { DataTable } from 'primereact/datatable'
 import { Dropdown } from 'primereact/dropdown'
 import { InputText } from 'primereact/inputtext'
 import { Message } from 'primereact/message'
@@ -11,6 +9,7 @@ import { ApiError } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
+import { DataGrid } from '../../ui/grid/DataGrid'
 import { conflictOf, describeVersion, restoredVersion, screenAdmin, type Conflict } from './admin-api'
 import { moveRow, rowsFrom, screenWith, tweaksFrom, tweaksOf, type ColumnTweaks, type TableRows } from './columns-model'
 import { ConflictDialog } from './ConflictDialog'
@@ -144,53 +143,53 @@ export function ColumnsEditor() {
               <h2 id={`mm-table-${table.id}`} className="screen-form__title">
                 {t('columns.table', { title, table: table.id })}
               </h2>
-              <DataTable value={rows} dataKey="field" reorderableRows onRowReorder={(e) => setRows(table.id, e.value as typeof rows)} size="small" className="menu-manager__columns-table">
-                <Column rowReorder style={{ width: '3rem' }} header={t('columns.col.move')} />
-                <Column
-                  header={t('columns.col.visible')}
-                  style={{ width: '6rem' }}
-                  body={(r: (typeof rows)[number], o) => (
-                    <Checkbox
-                      inputId={`mm-col-${table.id}-${r.field}`}
-                      checked={!r.hidden}
-                      aria-label={t('columns.show', { name: r.header || r.shippedHeader })}
-                      onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, hidden: !e.checked } : x)))}
-                    />
-                  )}
-                />
-                <Column header={t('columns.col.field')} body={(r: (typeof rows)[number]) => <code>{r.field}</code>} />
-                <Column
-                  header={t('columns.col.header')}
-                  body={(r: (typeof rows)[number], o) => (
-                    <InputText
-                      value={r.header}
-                      placeholder={r.shippedHeader}
-                      maxLength={60}
-                      aria-label={t('columns.headerOf', { field: r.field })}
-                      onChange={(e) => setRows(table.id, rows.map((x, i) => (i === o.rowIndex ? { ...x, header: e.target.value } : x)))}
-                    />
-                  )}
-                />
-                <Column
-                  header={t('columns.col.order')}
-                  style={{ width: '7rem' }}
-                  body={(r: (typeof rows)[number], o) => (
-                    <span className="menu-manager__order">
-                      <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={t('columns.up', { field: r.field })} disabled={o.rowIndex === 0} onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, -1))} />
-                      <Button
-                        type="button"
-                        icon="pi pi-arrow-down"
-                        text
-                        rounded
-                        size="small"
-                        aria-label={t('columns.down', { field: r.field })}
-                        disabled={o.rowIndex === rows.length - 1}
-                        onClick={() => setRows(table.id, moveRow(rows, o.rowIndex, 1))}
+              <DataGrid<(typeof rows)[number]>
+                rows={rows}
+                rowKey={(r) => r.field}
+                label={t('columns.table', { title, table: table.id })}
+                className="menu-manager__columns-table"
+                rowReorder={{ header: t('columns.col.move'), onMove: (from, to) => setRows(table.id, moveRow(rows, from, to)) }}
+                columns={[
+                  {
+                    key: 'visible',
+                    header: t('columns.col.visible'),
+                    width: '6rem',
+                    body: (r, i) => (
+                      <Checkbox
+                        inputId={`mm-col-${table.id}-${r.field}`}
+                        checked={!r.hidden}
+                        aria-label={t('columns.show', { name: r.header || r.shippedHeader })}
+                        onChange={(e) => setRows(table.id, rows.map((x, j) => (j === i ? { ...x, hidden: !e.checked } : x)))}
                       />
-                    </span>
-                  )}
-                />
-              </DataTable>
+                    ),
+                  },
+                  { key: 'field', header: t('columns.col.field'), body: (r) => <code>{r.field}</code> },
+                  {
+                    key: 'header',
+                    header: t('columns.col.header'),
+                    body: (r, i) => (
+                      <InputText
+                        value={r.header}
+                        placeholder={r.shippedHeader}
+                        maxLength={60}
+                        aria-label={t('columns.headerOf', { field: r.field })}
+                        onChange={(e) => setRows(table.id, rows.map((x, j) => (j === i ? { ...x, header: e.target.value } : x)))}
+                      />
+                    ),
+                  },
+                  {
+                    key: 'order',
+                    header: t('columns.col.order'),
+                    width: '7rem',
+                    body: (r, i) => (
+                      <span className="menu-manager__order">
+                        <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={t('columns.up', { field: r.field })} disabled={i === 0} onClick={() => setRows(table.id, moveRow(rows, i, i - 1))} />
+                        <Button type="button" icon="pi pi-arrow-down" text rounded size="small" aria-label={t('columns.down', { field: r.field })} disabled={i === rows.length - 1} onClick={() => setRows(table.id, moveRow(rows, i, i + 1))} />
+                      </span>
+                    ),
+                  },
+                ]}
+              />
             </section>
           )
         })}

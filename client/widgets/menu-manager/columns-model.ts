@@ -135,10 +135,11 @@ export function tweaksFrom(state: { tables: ShippedTable[] }, rows: TableRows): 
   return tweaks
 }
 
-export function moveRow(rows: ColumnRow[], index: number, delta: -1 | 1): ColumnRow[] {
-  const to = index + delta
-  if (to < 0 || to >= rows.length) return rows
+/** The rows with the one at `index` moved to `to` (a drag, or a step up or down); the same rows when either is outside them. */
+export function moveRow(rows: ColumnRow[], index: number, to: number): ColumnRow[] {
+  if (to < 0 || to >= rows.length || index < 0 || index >= rows.length || to === index) return rows
   const next = [...rows]
-  ;[next[index], next[to]] = [next[to]!, next[index]!]
+  const [moved] = next.splice(index, 1)
+  next.splice(to, 0, moved!)
   return next
 }

@@ -1,5 +1,5 @@
-import { TabPanel, TabView } from 'primereact/tabview'
 import { useMessages } from '../../i18n/i18n'
+import { TabView } from '../../ui/plain/TabView'
 import { ColumnsEditor } from './ColumnsEditor'
 import { MenuEditor } from './MenuEditor'
 import { messages } from './messages'
@@ -12,13 +12,12 @@ import './menu-manager.css'
 export default function MenuManager() {
   const t = useMessages(messages)
   return (
-    <TabView className="menu-manager">
-      <TabPanel header={t('tab.menu')} leftIcon="pi pi-bars">
-        <MenuEditor />
-      </TabPanel>
-      <TabPanel header={t('tab.columns')} leftIcon="pi pi-table">
-        <ColumnsEditor />
-      </TabPanel>
-    </TabView>
+    <TabView
+      className="menu-manager"
+      tabs={[
+        { key: 'menu', header: t('tab.menu'), icon: 'pi pi-bars', content: () => <MenuEditor /> },
+        { key: 'columns', header: t('tab.columns'), icon: 'pi pi-table', content: () => <ColumnsEditor /> },
+      ]}
+    />
   )
 }

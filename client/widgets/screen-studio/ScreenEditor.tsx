@@ -1,9 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
 import { Message } from 'primereact/message'
-import { TabPanel, TabView } from 'primereact/tabview'
-import { Tag } from 'primereact/tag'
 import { useState } from 'react'
+import { TabView } from '../../ui/plain/TabView'
+import { Tag } from '../../ui/plain/Tag'
 import type { ScreenFile } from '../../../schemas/screen'
 import { ApiError } from '../../api/client'
 import { errorText } from '../../api/errors'
@@ -24,10 +24,6 @@ import { statusBadge } from './status'
 import { messages as structureMessages } from './structure/messages'
 import { StructureEditor } from './structure/StructureEditor'
 import { TextsEditor } from './TextsEditor'
-
-/** The editor's tabs, in order: the index of a tab is its place here. */
-const TABS = ['design', 'structure', 'texts', 'json', 'preview', 'publish', 'history'] as const
-const tabIndex = (name: (typeof TABS)[number]) => TABS.indexOf(name)
 
 /**
  * One screen in the studio: its design (structured, for list screens), its structure (any node,
@@ -96,32 +92,30 @@ export function ScreenEditor({ id, onBack }: { id: string; onBack: () => void })
         <Message severity="warn" className="screen-studio__message" content={<span>{t('editor.conflict', { n: conflict })} <Button label={t('editor.reload')} text size="small" onClick={reload} /></span>} />
       )}
       {problem && <Message severity="error" text={problem} className="screen-studio__message" />}
-      <TabView activeIndex={tab} onTabChange={(e) => setTab(e.index)} className="screen-studio__tabs">
-        <TabPanel header={t('tab.design')} leftIcon="pi pi-table">
-          <div className="screen-studio__design">
-            <RouteMenuEditor screen={screen} onChange={change} />
-            {designOfScreen(screen) ? <ListDesigner screen={screen} onChange={change} /> : <Message severity="info" text={t('design.notList')} className="screen-studio__message" />}
-          </div>
-        </TabPanel>
-        <TabPanel header={ts('tab')} leftIcon="pi pi-sitemap">
-          <StructureEditor screen={screen} selected={node} onSelect={setNode} onChange={change} />
-        </TabPanel>
-        <TabPanel header={missing ? `${t('tab.texts')} (${missing})` : t('tab.texts')} leftIcon="pi pi-language">
-          <TextsEditor screen={screen} onChange={change} />
-        </TabPanel>
-        <TabPanel header={t('tab.json')} leftIcon="pi pi-code">
-          <JsonEditor screen={screen} onChange={change} />
-        </TabPanel>
-        <TabPanel header={t('tab.preview')} leftIcon="pi pi-eye">
-          {tab === tabIndex('preview') && <PreviewPane screen={screen} />}
-        </TabPanel>
-        <TabPanel header={t('tab.publish')} leftIcon="pi pi-send">
-          <PublishPanel id={id} state={current} dirty={dirty} />
-        </TabPanel>
-        <TabPanel header={t('tab.history')} leftIcon="pi pi-history">
-          {tab === tabIndex('history') && <HistoryPanel id={id} />}
-        </TabPanel>
-      </TabView>
+      <TabView
+        activeIndex={tab}
+        onChange={setTab}
+        className="screen-studio__tabs"
+        tabs={[
+          {
+            key: 'design',
+            header: t('tab.design'),
+            icon: 'pi pi-table',
+            content: () => (
+              <div className="screen-studio__design">
+                <RouteMenuEditor screen={screen} onChange={change} />
+                {designOfScreen(screen) ? <ListDesigner screen={screen} onChange={change} /> : <Message severity="info" text={t('design.notList')} className="screen-studio__message" />}
+              </div>
+            ),
+          },
+          { key: 'structure', header: ts('tab'), icon: 'pi pi-sitemap', content: () => <StructureEditor screen={screen} selected={node} onSelect={setNode} onChange={change} /> },
+          { key: 'texts', header: missing ? `${t('tab.texts')} (${missing})` : t('tab.texts'), icon: 'pi pi-language', content: () => <TextsEditor screen={screen} onChange={change} /> },
+          { key: 'json', header: t('tab.json'), icon: 'pi pi-code', content: () => <JsonEditor screen={screen} onChange={change} /> },
+          { key: 'preview', header: t('tab.preview'), icon: 'pi pi-eye', content: () => <PreviewPane screen={screen} /> },
+          { key: 'publish', header: t('tab.publish'), icon: 'pi pi-send', content: () => <PublishPanel id={id} state={current} dirty={dirty} /> },
+          { key: 'history', header: t('tab.history'), icon: 'pi pi-history', content: () => <HistoryPanel id={id} /> },
+        ]}
+      />
     </section>
   )
 }

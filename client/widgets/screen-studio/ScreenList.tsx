@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { Column } from 'primereact/column'
-import { DataTable } from 'primereact/datatable'
 import { InputText } from 'primereact/inputtext'
-import { Tag } from 'primereact/tag'
-import { Button as PlainButton } from '../../ui/plain/Button'
 import { useMemo, useState } from 'react'
+import { Tag } from '../../ui/plain/Tag'
+import { Button as PlainButton } from '../../ui/plain/Button'
 import { screenAdmin, type StudioScreenSummary } from '../../api/screen-admin'
 import { localized, useMessages } from '../../i18n/i18n'
+import type { GridColumn } from '../../ui/grid/DataGrid'
+import { LocalGrid } from '../../ui/grid/LocalGrid'
 import { ErrorState } from '../../ui/states'
 import { messages } from './messages'
 import { releaseText, statusBadge } from './status'
@@ -23,6 +23,35 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
     return q ? all.filter((s) => `${s.id} ${localized(s.title)} ${s.path ?? ''}`.toLowerCase().includes(q)) : all
   }, [list.data, search])
 
+  const columns: GridColumn<StudioScreenSummary>[] = [
+    {
+      key: 'title',
+      header: t('list.col.title'),
+      body: (s) => (
+        <button type="button" className="screen-studio__open" onClick={() => onOpen(s.id)} aria-label={t('list.open', { title: localized(s.title) })}>
+          <strong>{localized(s.title)}</strong> <code translate="no">{s.id}</code>
+        </button>
+      ),
+    },
+    { key: 'path', header: t('list.col.path'), body: (s) => <code translate="no">{s.path ?? '—'}</code> },
+    {
+      key: 'status',
+      header: t('list.col.status'),
+      body: (s) => {
+        const badge = statusBadge(s.status)
+        return <Tag value={badge.label} severity={badge.severity} />
+      },
+    },
+    { key: 'version', header: t('list.col.version'), body: (s) => (s.version === 0 ? t('status.shipped') : s.version) },
+    { key: 'audience', header: t('list.col.audience'), body: (s) => releaseText(s.audience) },
+    {
+      key: 'copy',
+      header: null,
+      width: '4rem',
+      body: (s) => <PlainButton icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} data-tip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />,
+    },
+  ]
+
   if (list.isError) return <ErrorState action={<Button label={t('editor.reload')} text size="small" onClick={() => void list.refetch()} />}>{t('list.error')}</ErrorState>
   return (
     <section className="screen-studio card" aria-labelledby="studio-list-title">
@@ -33,42 +62,17 @@ export function ScreenList({ onOpen, onNew }: { onOpen: (id: string) => void; on
         <InputText type="search" className="screen-studio__search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t('list.search')} aria-label={t('list.search')} />
         <Button label={t('list.new')} icon="pi pi-plus" onClick={() => onNew()} />
       </div>
-      <DataTable
-        value={rows}
-        dataKey="id"
+      <LocalGrid<StudioScreenSummary>
+        rows={rows}
+        rowKey={(s) => s.id}
+        columns={columns}
+        label={t('list.title')}
         loading={list.isPending}
-        emptyMessage={t('list.empty')}
-        size="small"
-        stripedRows
-        rowHover
-        onRowClick={(e) => onOpen((e.data as StudioScreenSummary).id)}
+        empty={t('list.empty')}
+        className="p-datatable-hoverable-rows"
+        onRowClick={(s) => onOpen(s.id)}
         rowClassName={() => 'screen-studio__row'}
-        paginator={rows.length > 25}
-        rows={25}
-      >
-        <Column
-          header={t('list.col.title')}
-          body={(s: StudioScreenSummary) => (
-            <button type="button" className="screen-studio__open" onClick={() => onOpen(s.id)} aria-label={t('list.open', { title: localized(s.title) })}>
-              <strong>{localized(s.title)}</strong> <code translate="no">{s.id}</code>
-            </button>
-          )}
-        />
-        <Column header={t('list.col.path')} body={(s: StudioScreenSummary) => <code translate="no">{s.path ?? '—'}</code>} />
-        <Column
-          header={t('list.col.status')}
-          body={(s: StudioScreenSummary) => {
-            const badge = statusBadge(s.status)
-            return <Tag value={badge.label} severity={badge.severity} />
-          }}
-        />
-        <Column header={t('list.col.version')} body={(s: StudioScreenSummary) => (s.version === 0 ? t('status.shipped') : s.version)} />
-        <Column header={t('list.col.audience')} body={(s: StudioScreenSummary) => releaseText(s.audience)} />
-        <Column
-          body={(s: StudioScreenSummary) => <PlainButton icon="pi pi-copy" text rounded size="small" aria-label={`${t('list.copy')} ${localized(s.title)}`} data-tip={t('list.copy')} onClick={(e) => (e.stopPropagation(), onNew(s.id))} />}
-          style={{ width: '4rem' }}
-        />
-      </DataTable>
+      />
     </section>
   )
 }

@@ -1,11 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { Button } from 'primereact/button'
-import { Column } from 'primereact/column'
-import { DataTable } from 'primereact/datatable'
 import { InputTextarea } from 'primereact/inputtextarea'
-import { Tag } from 'primereact/tag'
 import { useEffect, useId, useMemo, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { Link } from 'react-router-dom'
+import { Tag } from '../../ui/plain/Tag'
 import { api, saveFile } from '../../api/client'
 import { reportError } from '../../api/errors'
 import { notifyError } from '../../api/toast'
@@ -13,6 +11,8 @@ import { useDelayedFlag } from '../../api/use-delayed-flag'
 import { messageIn, useMessages } from '../../i18n/i18n'
 import { FieldShell } from '../../ui/FieldShell'
 import { formatValue } from '../../ui/format'
+import type { GridColumn } from '../../ui/grid/DataGrid'
+import { LocalGrid } from '../../ui/grid/LocalGrid'
 import { ErrorState } from '../../ui/states'
 import { messages, type MessageKey as Key } from './messages'
 import { cupsFromFile, listSummary, MAX_LIST, parseCupsList, SIPS_AREA, writeSipsUrl } from './sips-logic'
@@ -171,6 +171,16 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
     )
   const estadoCell = (row: Row) => <Tag value={ESTADOS[row.Estado] ? t(ESTADOS[row.Estado].label) : row.Estado} severity={ESTADOS[row.Estado]?.severity} />
   const motivoCell = (row: Row) => (row.Estado === 'ok' ? (row.Info?.Distribuidora?.Nombre ?? '—') : <span className="sips-reason">{row.Motivo ?? '—'}</span>)
+  const columns: GridColumn<Row>[] = [
+    { key: 'Orden', header: '#', sortable: true, width: '3.5rem', body: (r) => r.Orden },
+    { key: 'Normalizado', header: 'CUPS', sortable: true, body: cupsCell },
+    { key: 'Estado', header: t('list.col.state'), sortable: true, body: estadoCell },
+    { key: 'motivo', header: t('list.col.reason'), body: motivoCell, className: 'sips-col-motivo' },
+    { key: 'tarifa', header: t('list.col.tariff'), body: (r) => r.Info?.Tarifa?.Codigo ?? '—' },
+    { key: 'provincia', header: t('list.col.province'), body: (r) => r.Info?.Provincia ?? '—' },
+    { key: 'potencia', header: t('list.col.power'), align: 'right', body: (r) => formatValue(r.Info?.PotenciasContratadasKw?.P1, 'power') },
+    { key: 'consumo', header: t('list.col.consumption'), align: 'right', body: (r) => formatValue(r.Info?.ConsumoAnualKwh?.Total, 'energy') },
+  ]
 
   return (
     <section className="card sips-list__result" aria-label={t('list.result')} aria-busy={loading}>
@@ -185,38 +195,21 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
           <Button type="button" icon="pi pi-file-excel" label={t('common.export')} outlined size="small" loading={exporting} disabled={!query.data} onClick={() => void doExport()} />
         </div>
       </div>
-      <DataTable
-        value={rows}
-        dataKey="Orden"
+      <LocalGrid<Row>
+        rows={rows}
+        rowKey={(r) => r.Orden}
+        columns={columns}
         loading={loading}
-        paginator={rows.length > 25}
-        rows={25}
-        size="small"
-        stripedRows
-        scrollable
-        removableSort
-        tableStyle={{ minWidth: '48rem' }}
-        emptyMessage={query.data ? t('list.noResults') : t('list.querying')}
-        rowClassName={(row: Row) => (row.Estado === 'ok' ? 'row-clickable' : `sips-row--${row.Estado}`)}
-        onRowClick={(e) => {
-          const row = e.data as Row
-          if ((e.originalEvent.target as HTMLElement).closest('a,button')) return
+        minWidth="48rem"
+        empty={query.data ? t('list.noResults') : t('list.querying')}
+        rowClassName={(row) => (row.Estado === 'ok' ? 'row-clickable' : `sips-row--${row.Estado}`)}
+        onRowClick={(row, e) => {
+          if ((e.target as HTMLElement).closest('a,button')) return
           if (row.Estado === 'ok') onOpen(row.Normalizado)
         }}
-        paginatorTemplate="FirstPageLink PrevPageLink PageLinks NextPageLink LastPageLink CurrentPageReport"
-        currentPageReportTemplate={t('list.pageReport')}
-        aria-label={t('list.table')}
-        data-table="sips-lista"
-      >
-        <Column field="Orden" header="#" sortable style={{ width: '3.5rem' }} />
-        <Column field="Normalizado" header="CUPS" sortable body={cupsCell} />
-        <Column field="Estado" header={t('list.col.state')} sortable body={estadoCell} />
-        <Column header={t('list.col.reason')} body={motivoCell} className="sips-col-motivo" />
-        <Column header={t('list.col.tariff')} body={(r: Row) => r.Info?.Tarifa?.Codigo ?? '—'} />
-        <Column header={t('list.col.province')} body={(r: Row) => r.Info?.Provincia ?? '—'} />
-        <Column header={t('list.col.power')} align="right" body={(r: Row) => formatValue(r.Info?.PotenciasContratadasKw?.P1, 'power')} />
-        <Column header={t('list.col.consumption')} align="right" body={(r: Row) => formatValue(r.Info?.ConsumoAnualKwh?.Total, 'energy')} />
-      </DataTable>
+        label={t('list.table')}
+        tableId="sips-lista"
+      />
     </section>
   )
 }

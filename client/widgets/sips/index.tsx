@@ -1,6 +1,6 @@
-import { TabPanel, TabView } from 'primereact/tabview'
 import { useSearchParams } from 'react-router-dom'
 import { useMessages } from '../../i18n/i18n'
+import { TabView } from '../../ui/plain/TabView'
 import { ListView } from './ListView'
 import { messages } from './messages'
 import { SingleView } from './SingleView'
@@ -23,15 +23,17 @@ export default function SipsWidget() {
       <TabView
         className="sips-tabs"
         activeIndex={state.view === 'lista' ? 1 : 0}
-        onTabChange={(e) => update({ view: e.index === 1 ? 'lista' : 'uno' })}
-      >
-        <TabPanel header={t('tab.single')} leftIcon="pi pi-search mr-2">
-          <SingleView cups={state.cups} onLookup={(cups) => update({ cups, view: 'uno' })} />
-        </TabPanel>
-        <TabPanel header={t('tab.list')} leftIcon="pi pi-list mr-2">
-          <ListView list={state.list} onLookup={(list) => update({ list, view: 'lista' })} onOpen={(cups) => update({ cups, view: 'uno' })} />
-        </TabPanel>
-      </TabView>
+        onChange={(index) => update({ view: index === 1 ? 'lista' : 'uno' })}
+        tabs={[
+          { key: 'uno', header: t('tab.single'), icon: 'pi pi-search', content: () => <SingleView cups={state.cups} onLookup={(cups) => update({ cups, view: 'uno' })} /> },
+          {
+            key: 'lista',
+            header: t('tab.list'),
+            icon: 'pi pi-list',
+            content: () => <ListView list={state.list} onLookup={(list) => update({ list, view: 'lista' })} onOpen={(cups) => update({ cups, view: 'uno' })} />,
+          },
+        ]}
+      />
     </div>
   )
 }

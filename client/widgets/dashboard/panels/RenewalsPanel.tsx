@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
-import { Tag } from 'primereact/tag'
 import { Link } from 'react-router-dom'
+import { Tag } from '../../../ui/plain/Tag'
 import { useScreenPath } from '../../../api/screen-path'
 import { useMessages } from '../../../i18n/i18n'
 import { formatValue } from '../../../ui/format'
