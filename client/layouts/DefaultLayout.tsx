@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useState } from 'react'
+import { useEffect, useEffectEvent, useLayoutEffect, useState } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { useLiveEvents } from '../api/live-events'
 import { useLoadedManifest } from '../api/manifest'
@@ -63,8 +63,10 @@ export function DefaultLayout({ onIntent }: { onIntent?: (path: string) => void 
     void showPendingNotices()
   }, [])
 
-  // Focus the page heading area after navigation so keyboard and screen-reader users land on the content.
-  useEffect(() => {
+  // Focus the page heading area after navigation so keyboard and screen-reader users land on the
+  // content. Before the paint: focusing lays the page out, which the paint then reuses; after it,
+  // it lays the new screen out a second time, in the task after its first frame.
+  useLayoutEffect(() => {
     document.getElementById('main')?.focus({ preventScroll: true })
   }, [location.pathname])
 
