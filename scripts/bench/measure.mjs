@@ -37,6 +37,9 @@ export async function measure(target, { connections, durationS, rate, upstream, 
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs: served ? latencies[served - 1] : NaN,
+    /** Saturation runs: the slowest first request of a connection, and the slowest of the requests after a connection's first. */
+    maxFirstRequestMs: run.maxFirstMs ?? null,
+    maxLaterRequestMs: run.maxLaterMs ?? null,
     non2xx: run.non2xx,
     errors: run.errors,
     timeouts: run.timeouts,
@@ -59,9 +62,21 @@ async function saturate(target, { connections, durationS, path }) {
       c.setHeaders(target.headersFor(client++))
     },
   })
-  instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime))
+  // The slowest first request of a connection, apart from the slowest later one: a burst of new
+  // connections is accepted one per event-loop iteration (libuv), so its last connections wait.
+  const answered = new WeakSet()
+  let maxFirstMs = 0
+  let maxLaterMs = 0
+  instance.on('response', (client, _status, _bytes, responseTime) => {
+    latencies.push(responseTime)
+    if (answered.has(client)) maxLaterMs = Math.max(maxLaterMs, responseTime)
+    else {
+      answered.add(client)
+      maxFirstMs = Math.max(maxFirstMs, responseTime)
+    }
+  })
   const result = await instance
-  return { latencies, durationS: result.duration, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }
+  return { latencies, durationS: result.duration, non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts, maxFirstMs, maxLaterMs }
 }
 
 async function paced(target, { connections, durationS, rate, path }) {

@@ -138,6 +138,17 @@ export function markdown(s) {
     lines.push(`| ${round} | ${ratio(b50, n50)} | ${ratio(b50, e50)} | ${fmt(b50?.cpuUsPerRequest)} µs | ${fmt(e50?.cpuUsPerRequest)} µs | ${added} | ${fmt(b200?.maxMs)} / ${fmt(n200?.maxMs)} / ${fmt(e200?.maxMs)} ms |`)
   }
   lines.push('')
+  lines.push(
+    'Slowest at 200 connections, split into the first request of a connection / any later request (a burst of new connections is accepted one per event-loop iteration): ' +
+      rounds
+        .map((round) => {
+          const pick = (target) => s.runs.find((r) => r.round === round && r.kind === 'saturation' && r.target === target && r.connections === 200)
+          return `round ${round}: ${['bff', 'nginx', 'express'].map((t) => `${t} ${fmt(pick(t)?.maxFirstRequestMs)} / ${fmt(pick(t)?.maxLaterRequestMs)} ms`).join(', ')}`
+        })
+        .join('; ') +
+      '.',
+  )
+  lines.push('')
   lines.push('| target | measured | |', '|---|---:|---|')
   for (const t of s.targets) lines.push(`| ${t.target} | ${fmt(t.value, t.key.startsWith('ratio') || t.key.startsWith('max_over') ? 2 : 1)} | ${t.pass ? 'met' : '**not met**'} |`)
   lines.push('')
