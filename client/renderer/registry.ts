@@ -13,8 +13,8 @@ import { WidgetNodeView } from './nodes/WidgetNode'
 type NodeViews = { [T in NodeTypeName]: ComponentType<{ node: Extract<ScreenNode, { type: T }> }> }
 
 /**
- * The heavy node views (PrimeReact DataTable, Calendar, MultiSelect, Tree, TabView…) are their
- * own chunks, loaded by the first screen that uses them: the dashboard, drawn by a page and a
+ * The heavy node views (the grid, PrimeReact's Calendar, MultiSelect, Tree…) are their own
+ * chunks, loaded by the first screen that uses them: the dashboard, drawn by a page and a
  * widget, never downloads the list and form machinery.
  */
 const LAZY_VIEWS = {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setLanguage } from '../../client/i18n/i18n'
 import { LocalGrid } from '../../client/ui/grid/LocalGrid'
 import { compareValues } from '../../client/ui/grid/local-rows'
-import { moveColumn, moveRow } from '../../client/ui/grid/reorder'
+import { dropIndex, moveColumn, moveItem } from '../../client/ui/grid/reorder'
 import { DataGrid, type DataGridHandle, type DataGridProps, type GridColumn, type GridSort } from '../../client/ui/grid/DataGrid'
 import { pageLinks, pageReport } from '../../client/ui/grid/Paginator'
 import { rowWindow, scrollTopFor } from '../../client/ui/grid/virtual-window'
@@ -101,13 +101,18 @@ describe('the grid draws PrimeReact’s table markup', () => {
     expect(bodyRows(container)).toHaveLength(3)
   })
 
-  it('a row click reaches the caller with its row', () => {
+  it('a row click reaches the caller with its row; a click on a control inside the row is the control’s', () => {
     const onRowClick = vi.fn()
-    const { container } = grid({ onRowClick, rowClassName: () => 'row-clickable' })
+    const onButton = vi.fn()
+    const columns = [...COLUMNS, col('name', { key: 'open', header: 'Abrir', body: (r) => <button type="button" onClick={onButton}>Abrir {r.name}</button> })]
+    const { container } = grid({ onRowClick, columns, rowClassName: () => 'row-clickable' })
     fireEvent.click(bodyRows(container)[2]!.cells[1]!)
     expect(onRowClick).toHaveBeenCalledTimes(1)
     expect(onRowClick.mock.calls[0]![0]).toBe(ROWS[2])
     expect(bodyRows(container)[2]!.className).toContain('row-clickable')
+    fireEvent.click(screen.getByRole('button', { name: 'Abrir Benito' }))
+    expect(onButton).toHaveBeenCalledTimes(1)
+    expect(onRowClick).toHaveBeenCalledTimes(1)
   })
 })
 
@@ -150,6 +155,9 @@ describe('sorting', () => {
   it('Enter or Space on a sortable header sorts; a column that is not sortable never does', () => {
     const onSort = vi.fn()
     const { container } = render(<Sorted onSort={onSort} />)
+    // A sortable header is reachable with Tab (the keyboard grid, where it runs, takes it over).
+    expect(th(container, 'ID').tabIndex).toBe(0)
+    expect(th(container, 'AMOUNT').hasAttribute('tabindex')).toBe(false)
     fireEvent.keyDown(th(container, 'ID'), { key: 'Enter' })
     expect(onSort).toHaveBeenLastCalledWith({ key: 'id', order: 'asc' })
     fireEvent.keyDown(th(container, 'ID'), { key: ' ' })
@@ -244,11 +252,23 @@ describe('the pager', () => {
   })
 
   it('reports the rows shown of the whole set in the user’s numbers', () => {
-    expect(pageReport({ page: 0, size: 10, total: 650 }, '{first}–{last} de {total}')).toBe('1–10 de 650')
-    expect(pageReport({ page: 64, size: 10, total: 650 }, '{first}–{last} de {total}')).toBe('641–650 de 650')
-    expect(pageReport({ page: 2, size: 25, total: 100_000 }, '{first}–{last} de {total}')).toBe('51–75 de 100.000')
-    setLanguage('en')
-    expect(pageReport({ page: 2, size: 25, total: 100_000 }, '{first}–{last} of {total}')).toBe('51–75 of 100,000')
+    expect(pageReport({ page: 0, size: 10, total: 650 })).toEqual({ first: '1', last: '10', total: '650' })
+    expect(pageReport({ page: 64, size: 10, total: 650 })).toEqual({ first: '641', last: '650', total: '650' })
+    expect(pageReport({ page: 2, size: 25, total: 100_000 })).toEqual({ first: '51', last: '75', total: '100.000' })
+    const { container } = grid({ pager: { page: 2, size: 25, total: 100_000, onChange: () => undefined } })
+    expect(container.querySelector('.p-paginator-current')!.textContent).toBe('51–75 de 100.000')
+    act(() => setLanguage('en'))
+    expect(container.querySelector('.p-paginator-current')!.textContent).toBe('51–75 of 100,000')
+  })
+
+  it('a page past the last one (its rows went) turns to the last page; an emptied set to the first', () => {
+    const onChange = vi.fn()
+    const { rerender } = grid({ pager: { page: 4, size: 10, total: 41, onChange } })
+    expect(onChange).not.toHaveBeenCalled()
+    rerender(<DataGrid<Row> rows={[]} rowKey={(r) => r.id} columns={COLUMNS} label="Personas" pager={{ page: 4, size: 10, total: 40, onChange }} />)
+    expect(onChange).toHaveBeenLastCalledWith(3, 10)
+    rerender(<DataGrid<Row> rows={[]} rowKey={(r) => r.id} columns={COLUMNS} label="Personas" pager={{ page: 3, size: 10, total: 0, onChange }} />)
+    expect(onChange).toHaveBeenLastCalledWith(0, 10)
   })
 
   it('first, previous, pages, next and last turn the page; at an edge those buttons are off', () => {
@@ -271,9 +291,12 @@ describe('the pager', () => {
     expect(container.querySelector('.p-paginator-current')!.textContent).toBe('91–95 de 95')
   })
 
-  it('no pager over an empty set', () => {
-    const { container } = grid({ rows: [], pager: { page: 0, size: 10, total: 0, onChange: () => undefined } })
+  it('no pager over an empty set, and no page to pick from', () => {
+    const { container } = grid({ rows: [], pager: { page: 0, size: 10, total: 0, onChange: () => undefined }, selection: { selected: [], onChange: () => undefined } })
     expect(container.querySelector('.p-paginator')).toBeNull()
+    expect((screen.getByRole('checkbox', { name: 'Seleccionar las filas de esta página' }) as HTMLInputElement).disabled).toBe(true)
+    // Without a message of the caller's, the empty table still says it is empty.
+    expect(container.querySelector('.p-datatable-emptymessage')!.textContent).toBe('No hay filas.')
   })
 })
 
@@ -293,7 +316,8 @@ describe('resizing a column by its edge', () => {
     pointer(resizer, 'pointermove', 300)
     expect(onResize).not.toHaveBeenCalled()
     pointer(resizer, 'pointerup', 300)
-    fireEvent.click(resizer)
+    // The click the release ends with lands on the header (the pointer left the resizer): it does not sort.
+    fireEvent.click(name.querySelector('.p-column-title')!)
     expect(onResize).toHaveBeenCalledTimes(1)
     expect(onResize).toHaveBeenCalledWith('name', 200)
     expect(onSort).not.toHaveBeenCalled()
@@ -302,6 +326,26 @@ describe('resizing a column by its edge', () => {
     expect(name.style.minWidth).toBe('200px')
     await act(async () => settle())
     expect(name.style.width).toBe('')
+  })
+
+  it('a drag under way when the grid goes is dropped: nothing is reported after', () => {
+    const onResize = vi.fn()
+    const onReorder = vi.fn()
+    const { container, unmount } = grid({ onResize, onReorder })
+    layOut(headerCells(container))
+    const resizer = th(container, 'NAME').querySelector('.p-column-resizer')!
+    pointer(resizer, 'pointerdown', 200)
+    pointer(window, 'pointermove', 260)
+    unmount()
+    pointer(window, 'pointerup', 260)
+    expect(onResize).not.toHaveBeenCalled()
+    const again = grid({ onResize, onReorder })
+    layOut(headerCells(again.container))
+    pointer(th(again.container, 'ID'), 'pointerdown', 50)
+    pointer(window, 'pointermove', 280)
+    again.unmount()
+    pointer(window, 'pointerup', 280)
+    expect(onReorder).not.toHaveBeenCalled()
   })
 
   it('a column of actions (fixed) has no resizer', () => {
@@ -488,23 +532,24 @@ describe('moving a row by its handle', () => {
     expect(onMove).not.toHaveBeenCalled()
   })
 
-  it('moveRow gives the index the row ends at', () => {
-    expect(moveRow(0, 2, 'after')).toBe(2)
-    expect(moveRow(0, 2, 'before')).toBe(1)
-    expect(moveRow(2, 0, 'before')).toBe(0)
-    expect(moveRow(2, 1, 'after')).toBe(2)
+  it('dropIndex gives the index the row ends at; moveItem moves it there', () => {
+    expect(dropIndex(0, 2, 'after')).toBe(2)
+    expect(dropIndex(0, 2, 'before')).toBe(1)
+    expect(dropIndex(2, 0, 'before')).toBe(0)
+    expect(dropIndex(2, 1, 'after')).toBe(2)
+    expect(moveItem(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a'])
+    expect(moveItem(['a', 'b', 'c'], 2, 5)).toEqual(['a', 'b', 'c'])
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 30 }), fc.nat(), fc.nat(), fc.boolean(), (n, a, b, after) => {
         const from = a % n
         const target = b % n
-        const to = moveRow(from, target, after ? 'after' : 'before')
+        const to = dropIndex(from, target, after ? 'after' : 'before')
         expect(to).toBeGreaterThanOrEqual(0)
         expect(to).toBeLessThan(n)
-        // Moving the item to `to` puts it beside the target, on the side it was dropped.
+        // Moving the item to `to` puts it beside the target, on the side it was dropped, and keeps every other one in order.
         const list = Array.from({ length: n }, (_, i) => i)
-        const moved = [...list]
-        const [item] = moved.splice(from, 1)
-        moved.splice(to, 0, item!)
+        const moved = moveItem(list, from, to)
+        expect(moved.filter((x) => x !== from)).toEqual(list.filter((x) => x !== from))
         if (from !== target) expect(moved.indexOf(target) - moved.indexOf(from)).toBe(after ? -1 : 1)
       }),
     )

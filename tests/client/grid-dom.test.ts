@@ -50,7 +50,7 @@ describe('grid semantics written on the table (markGrid)', () => {
     expect([...root.querySelectorAll<HTMLElement>('a, button')].every((el) => el.tabIndex === -1)).toBe(true)
   })
 
-  it('finds cells by position and positions by element, by the row class (not the DOM order)', () => {
+  it('finds cells by position and positions by element, by the row’s index (not the DOM order)', () => {
     root = draw(40, 3)
     table = tableOf(root)!
     const cell = cellAt(table, { row: 42, col: 2 })!
@@ -66,6 +66,21 @@ describe('grid semantics written on the table (markGrid)', () => {
     table = tableOf(root)!
     const reachable = markGrid(table, { offset: 0, total: 1000, cols: 3, active: { row: 900, col: 1 } })
     expect(reachable).toBe(table.tBodies[0]!.rows[0]!.cells[1])
+    expect(tabStops(root)).toEqual([reachable])
+  })
+
+  it('leaves a virtual body’s spacer rows out of the grid: hidden, no cells, no tab stop', () => {
+    root = draw(40, 3)
+    table = tableOf(root)!
+    const body = table.tBodies[0]!
+    const spacer = document.createElement('tr')
+    spacer.setAttribute('aria-hidden', 'true')
+    spacer.innerHTML = '<td colspan="3"></td>'
+    body.insertBefore(spacer, body.rows[0]!)
+    const reachable = markGrid(table, { offset: 0, total: 1000, cols: 3, active: { row: 41, col: 0 } })
+    expect(spacer.cells[0]!.hasAttribute('role')).toBe(false)
+    expect(spacer.hasAttribute('aria-rowindex')).toBe(false)
+    expect(reachable).toBe(body.rows[1]!.cells[0])
     expect(tabStops(root)).toEqual([reachable])
   })
 })

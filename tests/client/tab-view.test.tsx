@@ -45,6 +45,8 @@ describe('the plain TabView', () => {
     expect(panel.textContent).toBe('panel datos')
     expect(panel.getAttribute('aria-labelledby')).toBe(tabs[0]!.id)
     expect(tabs[0]!.getAttribute('aria-controls')).toBe(panel.id)
+    // Only the open tab controls a panel that is there.
+    expect(tabs[1]!.hasAttribute('aria-controls')).toBe(false)
     expect(screen.queryByText('panel documentos')).toBeNull()
   })
 
@@ -78,6 +80,27 @@ describe('the plain TabView', () => {
     fireEvent.keyDown(tab('Datos'), { key: ' ' })
     expect(onChange).toHaveBeenLastCalledWith(0)
     expect(tab('Datos').getAttribute('aria-selected')).toBe('true')
+  })
+
+  it('draws another tab’s content anew: no state carries over from the tab left', () => {
+    function Counter({ label }: { label: string }) {
+      const [n, setN] = useState(0)
+      return (
+        <button type="button" onClick={() => setN(n + 1)}>
+          {label} {n}
+        </button>
+      )
+    }
+    // Both panels draw the same component in the same place, as two screen tabs whose first node is of one type.
+    const same = [
+      { key: 'a', header: 'A', content: () => <Counter label="a" /> },
+      { key: 'b', header: 'B', content: () => <Counter label="b" /> },
+    ]
+    render(<TabView tabs={same} />)
+    fireEvent.click(screen.getByRole('button', { name: 'a 0' }))
+    fireEvent.click(screen.getByRole('button', { name: 'a 1' }))
+    fireEvent.click(screen.getByRole('tab', { name: 'B' }))
+    expect(screen.getByRole('button', { name: 'b 0' })).toBeTruthy()
   })
 
   it('keeps its own open tab when nobody controls it', () => {

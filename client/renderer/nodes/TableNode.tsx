@@ -235,14 +235,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
             loading={table.loading}
             empty={emptyBody}
             rowClassName={rowLink ? () => 'row-clickable' : undefined}
-            onRowClick={
-              rowLink
-                ? (row, e) => {
-                    if ((e.target as HTMLElement).closest('a,button,input,.p-checkbox')) return
-                    navigate(table.rowHref(row)!)
-                  }
-                : undefined
-            }
+            onRowClick={rowLink ? (row) => navigate(table.rowHref(row)!) : undefined}
             className={`grid-density-${layout.density}${virtual ? ' grid-virtual' : ''}`}
             // Large pages: only the rows in view are in the DOM.
             virtual={virtual ? { rowHeight, height: '65vh' } : null}

@@ -1,4 +1,4 @@
-import { ROW_INDEX_ATTR } from '../../ui/grid/DataGrid'
+import { ROW_INDEX_ATTR } from '../../ui/grid/row-index'
 import type { GridPos } from './grid-keys'
 
 /**

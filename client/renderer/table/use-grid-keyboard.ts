@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, type FocusEvent, type KeyboardEvent, type RefObject } from 'react'
+import { ROW_INDEX_ATTR } from '../../ui/grid/row-index'
 import { cellAt, markGrid, posOf, tableOf, widgetsIn } from './grid-dom'
 import { clampPos, gridKey, type GridPos, type GridShape } from './grid-keys'
 
 export interface GridKeyboardOptions {
-  /** Holds the PrimeReact table (and nothing else that takes keys). */
+  /** Holds the grid's table (and nothing else that takes keys). */
   rootRef: RefObject<HTMLElement | null>
   /** Data rows loaded. */
   rows: number
@@ -27,7 +28,8 @@ export interface GridKeyboardOptions {
 
 /** Height of a body row, measured (the density changes it), for PageUp/PageDown. */
 function pageRowsOf(table: HTMLTableElement, root: HTMLElement): number {
-  const row = table.tBodies[0]?.rows[0]
+  // A data row: a virtual body's first row can be the spacer standing for the rows above the view.
+  const row = table.tBodies[0]?.querySelector(`:scope > tr[${ROW_INDEX_ATTR}]`)
   const height = row?.getBoundingClientRect().height || 40
   const scroller = root.querySelector<HTMLElement>('.p-virtualscroller')
   const view = scroller?.clientHeight || window.innerHeight

@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react'
-import { ROW_INDEX_ATTR } from '../../ui/grid/DataGrid'
+import { ROW_INDEX_ATTR } from '../../ui/grid/row-index'
 import { tableOf } from './grid-dom'
 
 /**

@@ -1,15 +1,15 @@
-import { memo, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type Ref } from 'react'
+import { memo, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent, type ReactNode, type Ref } from 'react'
 import { useMessages } from '../../i18n/i18n'
 import { classNames } from '../plain/class-names'
 import { BarsIcon, CheckIcon, SortAltIcon, SortAmountDownIcon, SortAmountUpAltIcon, SpinnerIcon } from '../plain/icons'
 import { useGridGestures } from './grid-gestures'
 import { messages } from './messages'
+import { ROW_INDEX_ATTR } from './row-index'
 import { Paginator, type PagerState } from './Paginator'
 import { scrollTopFor, useRowWindow } from './virtual-window'
 import './grid.css'
 
-/** The attribute holding a body row's index (from 0, in the rows given), virtual body or not. */
-export const ROW_INDEX_ATTR = 'data-row-index'
+export { ROW_INDEX_ATTR } from './row-index'
 
 export interface GridColumn<R> {
   /** Unique among the columns: what a resize or a move reports. */
@@ -84,11 +84,14 @@ export interface DataGridProps<R> {
   handle?: Ref<DataGridHandle>
 }
 
+/** What in a row is a control of its own: a click on it is not a click on the row. */
+const ROW_CONTROLS = 'a, button, input, select, textarea, label, .p-checkbox, [role="button"]'
+
 /** The keys of the columns the grid adds in front of the others: the rows' drag handles and checkboxes. */
 const MOVE_KEY = '\u0000move'
 const SELECT_KEY = '\u0000select'
 
-type Events<R> = Pick<DataGridProps<R>, 'onRowClick'> & { toggle: (row: R, checked: boolean) => void; startRowDrag: (index: number, e: ReactPointerEvent<HTMLElement>) => void }
+type Events<R> = Pick<DataGridProps<R>, 'onRowClick'> & { toggle: (row: R, checked: boolean) => void; startRowDrag: (index: number, e: ReactPointerEvent<HTMLElement>) => void; endedGesture: () => boolean }
 
 /**
  * A table with PrimeReact's DataTable markup and classes (the brand theme styles it exactly as
@@ -142,8 +145,10 @@ export function DataGrid<R>(props: DataGridProps<R>) {
     onRowMove: rowReorder?.onMove,
     onResize: onResize
       ? (key, px) => {
-          setDraftWidth({ key, px })
-          settle(onResize(key, px), () => setDraftWidth(null))
+          const draft = { key, px }
+          setDraftWidth(draft)
+          // A later resize's draft stays: only this one's is cleared when its save settles.
+          settle(onResize(key, px), () => setDraftWidth((current) => (current === draft ? null : current)))
         }
       : undefined,
     onReorder: onReorder
@@ -152,7 +157,7 @@ export function DataGrid<R>(props: DataGridProps<R>) {
           const queue = [...moved]
           const keys = ordered.filter((c) => !c.fixed).map((c) => (c.pin ? c.key : queue.shift()!))
           setDraftOrder(keys)
-          settle(onReorder(keys), () => setDraftOrder(null))
+          settle(onReorder(keys), () => setDraftOrder((current) => (current === keys ? null : current)))
         }
       : undefined,
   })
@@ -169,6 +174,15 @@ export function DataGrid<R>(props: DataGridProps<R>) {
       if (top !== null) el.scrollTop = top
     },
   }))
+
+  // A page past the last one (its rows went: a bulk action, a live refresh) turns to the last page, as PrimeReact's pager did.
+  const pastLast = !!pager && pager.page > 0 && pager.page * pager.size >= pager.total
+  const lastPage = pager ? Math.max(0, Math.ceil(pager.total / pager.size) - 1) : 0
+  const turnPage = pager?.onChange
+  const pageSize = pager?.size ?? 0
+  useEffect(() => {
+    if (pastLast) turnPage?.(lastPage, pageSize)
+  }, [pastLast, lastPage, pageSize, turnPage])
 
   // Pinned columns stick at their edge, each past the ones pinned before it: offsets measured as drawn.
   const pinned = cols.some((c) => c.pin)
@@ -190,9 +204,10 @@ export function DataGrid<R>(props: DataGridProps<R>) {
     }
   })
 
-  const latest = useRef<Events<R>>({ onRowClick: props.onRowClick, toggle: () => undefined, startRowDrag: () => undefined })
+  const latest = useRef<Events<R>>({ onRowClick: props.onRowClick, toggle: () => undefined, startRowDrag: () => undefined, endedGesture: () => false })
   latest.current.onRowClick = props.onRowClick
   latest.current.startRowDrag = gestures.startRowDrag
+  latest.current.endedGesture = gestures.endedGesture
   latest.current.toggle = (row, checked) => {
     if (!selection) return
     const key = rowKey(row)
@@ -200,7 +215,16 @@ export function DataGrid<R>(props: DataGridProps<R>) {
   }
   // Stable for the memoised rows: they call whatever the latest render was given.
   const events = useMemo<Events<R>>(
-    () => ({ onRowClick: (row, e) => latest.current.onRowClick?.(row, e), toggle: (row, checked) => latest.current.toggle(row, checked), startRowDrag: (index, e) => latest.current.startRowDrag(index, e) }),
+    () => ({
+      onRowClick: (row, e) => {
+        // A click on a control inside the row (a link, a button, a checkbox, a field) is that control's, as in PrimeReact's table; so is the click a row drag ends with.
+        if ((e.target as Element).closest(ROW_CONTROLS) || latest.current.endedGesture()) return
+        latest.current.onRowClick?.(row, e)
+      },
+      toggle: (row, checked) => latest.current.toggle(row, checked),
+      startRowDrag: (index, e) => latest.current.startRowDrag(index, e),
+      endedGesture: () => false,
+    }),
     [],
   )
   const clickable = !!props.onRowClick
@@ -239,7 +263,7 @@ export function DataGrid<R>(props: DataGridProps<R>) {
               // Its width is a wish, not a floor: the checkboxes' column gives way to the data in a narrow window.
               <th key={c.key} className="p-selection-column" style={{ width: c.width }} data-key={c.key}>
                 <div className="p-column-header-content">
-                  <Checkbox checked={allPicked} label={t('select.page')} onChange={(checked) => selection?.onChange(checked ? [...rows] : [])} />
+                  <Checkbox checked={allPicked} disabled={rows.length === 0} label={t('select.page')} onChange={(checked) => selection?.onChange(checked ? [...rows] : [])} />
                 </div>
               </th>
             )
@@ -259,6 +283,8 @@ export function DataGrid<R>(props: DataGridProps<R>) {
                 c.align && `p-align-${c.align}`,
               )}
               style={style}
+              // Reachable with Tab to sort with Enter or Space, as PrimeReact's; the keyboard grid, where it runs, makes it one of its roving cells.
+              tabIndex={c.sortable ? 0 : undefined}
               aria-sort={c.sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
               onClick={(e) => {
                 if (gestures.endedGesture() || (e.target as HTMLElement).closest('.p-column-resizer')) return
@@ -291,7 +317,7 @@ export function DataGrid<R>(props: DataGridProps<R>) {
     <tbody className="p-datatable-tbody">
       {rows.length === 0 ? (
         <tr className="p-datatable-emptymessage">
-          <td colSpan={cols.length}>{empty}</td>
+          <td colSpan={cols.length}>{empty ?? t('empty')}</td>
         </tr>
       ) : (
         <>
@@ -310,7 +336,7 @@ export function DataGrid<R>(props: DataGridProps<R>) {
                 className={rowClassName?.(row, index)}
                 clickable={clickable}
                 events={events as Events<unknown>}
-                selectLabel={t('select.row', { n: index + 1 })}
+                selectLabel={t('select.row', { n: (pager ? pager.page * pager.size : 0) + index + 1 })}
                 height={virtual ? rowHeight : undefined}
               />
             )
@@ -423,10 +449,10 @@ const GridRow = memo(function GridRow({ row, index, cols, selected, selectable, 
 })
 
 /** PrimeReact's Checkbox markup (the theme draws the box), a native checkbox underneath. */
-function Checkbox({ checked, label, onChange }: { checked: boolean; label: string; onChange: (checked: boolean) => void }) {
+function Checkbox({ checked, disabled, label, onChange }: { checked: boolean; disabled?: boolean; label: string; onChange: (checked: boolean) => void }) {
   return (
-    <div className={classNames('p-checkbox p-component', checked && 'p-highlight')}>
-      <input type="checkbox" className="p-checkbox-input" checked={checked} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
+    <div className={classNames('p-checkbox p-component', checked && 'p-highlight', disabled && 'p-disabled')}>
+      <input type="checkbox" className="p-checkbox-input" checked={checked} disabled={disabled} aria-label={label} onChange={(e) => onChange(e.target.checked)} />
       <div className="p-checkbox-box">{checked && <CheckIcon className="p-checkbox-icon" />}</div>
     </div>
   )

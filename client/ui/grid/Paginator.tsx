@@ -1,7 +1,7 @@
 import { Dropdown } from 'primereact/dropdown'
 import type { ReactNode } from 'react'
 import { useMessages } from '../../i18n/i18n'
-import { intlLocale } from '../format'
+import { formatNumber } from '../format'
 import { classNames } from '../plain/class-names'
 import { AngleDoubleLeftIcon, AngleDoubleRightIcon, AngleLeftIcon, AngleRightIcon } from '../plain/icons'
 import { messages } from './messages'
@@ -16,7 +16,7 @@ export interface PagerState {
 }
 
 /** How many page links the pager shows around the current page (PrimeReact's default). */
-export const PAGE_LINKS = 5
+const PAGE_LINKS = 5
 
 /** The pages (from 0) whose links the pager shows: `links` of them, the current one kept in the middle where it can be. */
 export function pageLinks(page: number, pageCount: number, links = PAGE_LINKS): number[] {
@@ -28,12 +28,11 @@ export function pageLinks(page: number, pageCount: number, links = PAGE_LINKS): 
   return Array.from({ length: end - start + 1 }, (_, i) => start + i)
 }
 
-/** «11–20 de 650»: the rows shown of the whole set, numbers in the user's locale. */
-export function pageReport(state: PagerState, template: string): string {
-  const nf = new Intl.NumberFormat(intlLocale())
+/** The first and last rows shown (from 1) and the whole set's size, in the user's numbers: «11–20 de 650». */
+export function pageReport(state: PagerState): { first: string; last: string; total: string } {
   const first = Math.min(state.page * state.size + 1, state.total)
   const last = Math.min((state.page + 1) * state.size, state.total)
-  return template.replace('{first}', nf.format(first)).replace('{last}', nf.format(last)).replace('{total}', nf.format(state.total))
+  return { first: formatNumber(first, 0), last: formatNumber(last, 0), total: formatNumber(state.total, 0) }
 }
 
 /**
@@ -41,7 +40,7 @@ export function pageReport(state: PagerState, template: string): string {
  * and none of its per-element machinery: rows per page, first/previous, five page links,
  * next/last and the «1–10 de 650» report, read out politely when it changes.
  */
-export function Paginator({ state, onChange, report }: { state: PagerState; onChange: (page: number, size: number) => void; report?: string }) {
+export function Paginator({ state, onChange }: { state: PagerState; onChange: (page: number, size: number) => void }) {
   const t = useMessages(messages)
   const pageCount = Math.max(1, Math.ceil(state.total / state.size))
   const atFirst = state.page <= 0
@@ -87,7 +86,7 @@ export function Paginator({ state, onChange, report }: { state: PagerState; onCh
       {edge('next', atLast, state.page + 1, <AngleRightIcon className="p-paginator-icon" />)}
       {edge('last', atLast, pageCount - 1, <AngleDoubleRightIcon className="p-paginator-icon" />)}
       <span className="p-paginator-current" aria-live="polite">
-        {pageReport(state, report ?? t('pager.report'))}
+        {t('pager.report', pageReport(state))}
       </span>
     </div>
   )

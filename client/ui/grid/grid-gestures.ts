@@ -1,5 +1,5 @@
-import { useRef, type PointerEvent as ReactPointerEvent } from 'react'
-import { dropSide, moveColumn, moveRow, type DropSide } from './reorder'
+import { useEffect, useRef, type PointerEvent as ReactPointerEvent } from 'react'
+import { dropIndex, dropSide, moveColumn, type DropSide } from './reorder'
 
 /** How far (px) the pointer moves with the button down before a press becomes a drag. */
 const DRAG_THRESHOLD = 5
@@ -10,9 +10,9 @@ const MIN_DRAG_WIDTH = 40
  * Follows a press of the pointer until it is released: past `threshold` px it is a drag, and
  * `move` sees every move from then on; `end` is told whether it became one and whether it ended
  * in a release (not a cancel). The moves are followed on the window, so a drag that leaves the
- * table is still seen.
+ * table is still seen. Returns what abandons it: the listeners go and `end` hears of a cancel.
  */
-function followDrag(press: { clientX: number; clientY: number }, handlers: { threshold: number; start?: (ev: PointerEvent) => void; move: (ev: PointerEvent) => void; end: (dragged: boolean, released: boolean) => void }) {
+function followDrag(press: { clientX: number; clientY: number }, handlers: { threshold: number; start?: (ev: PointerEvent) => void; move: (ev: PointerEvent) => void; end: (dragged: boolean, released: boolean) => void }): () => void {
   let dragging = false
   const move = (ev: PointerEvent) => {
     if (!dragging) {
@@ -22,15 +22,16 @@ function followDrag(press: { clientX: number; clientY: number }, handlers: { thr
     }
     handlers.move(ev)
   }
-  const end = (ev: PointerEvent) => {
+  const end = (ev: PointerEvent | null) => {
     window.removeEventListener('pointermove', move)
     window.removeEventListener('pointerup', end)
     window.removeEventListener('pointercancel', end)
-    handlers.end(dragging, ev.type === 'pointerup')
+    handlers.end(dragging, ev?.type === 'pointerup')
   }
   window.addEventListener('pointermove', move)
   window.addEventListener('pointerup', end)
   window.addEventListener('pointercancel', end)
+  return () => end(null)
 }
 
 /** The cell or row of `items` the pointer is over along one axis, among those `accept` takes. */
@@ -66,6 +67,20 @@ export function useGridGestures(options: GridGestureOptions) {
   const latest = useRef(options)
   latest.current = options
   const swallowClick = useRef(false)
+  // The gesture under way, abandoned (nothing reported) if the grid goes before it ends.
+  const active = useRef<(() => void) | null>(null)
+  useEffect(() => () => active.current?.(), [])
+  const follow = (press: { clientX: number; clientY: number }, handlers: Parameters<typeof followDrag>[1]) => {
+    active.current?.()
+    const abandon = followDrag(press, {
+      ...handlers,
+      end: (dragged, released) => {
+        active.current = null
+        handlers.end(dragged, released)
+      },
+    })
+    active.current = abandon
+  }
   // The click that ends a gesture comes in the same task as the release, or not at all.
   const swallowNextClick = () => {
     swallowClick.current = true
@@ -84,7 +99,7 @@ export function useGridGestures(options: GridGestureOptions) {
     const before = { width: th.style.width, minWidth: th.style.minWidth }
     let width = startWidth
     table?.classList.add('p-datatable-resizing')
-    followDrag(e, {
+    follow(e, {
       threshold: 0,
       move: (ev) => {
         width = Math.max(MIN_DRAG_WIDTH, startWidth + ev.clientX - e.clientX)
@@ -110,7 +125,7 @@ export function useGridGestures(options: GridGestureOptions) {
     const table = th.closest('.p-datatable')
     let target: { el: HTMLElement; key: string; side: DropSide } | null = null
     const clearMark = () => target?.el.removeAttribute('data-drop')
-    followDrag(e, {
+    follow(e, {
       threshold: DRAG_THRESHOLD,
       start: () => table?.classList.add('p-datatable-reordering'),
       move: (ev) => {
@@ -143,7 +158,7 @@ export function useGridGestures(options: GridGestureOptions) {
     const table = e.currentTarget.closest('.p-datatable')
     let target: { el: HTMLElement; index: number; side: DropSide } | null = null
     const mark = (on: boolean) => target?.el.classList.toggle(target.side === 'before' ? 'p-datatable-dragpoint-top' : 'p-datatable-dragpoint-bottom', on)
-    followDrag(e, {
+    follow(e, {
       threshold: DRAG_THRESHOLD,
       start: () => table?.classList.add('p-datatable-reordering'),
       move: (ev) => {
@@ -159,8 +174,10 @@ export function useGridGestures(options: GridGestureOptions) {
       end: (dragged, released) => {
         table?.classList.remove('p-datatable-reordering')
         mark(false)
-        if (!dragged || !released || !target) return
-        const to = moveRow(from, target.index, target.side)
+        if (!dragged) return
+        swallowNextClick()
+        if (!released || !target) return
+        const to = dropIndex(from, target.index, target.side)
         if (to !== from) latest.current.onRowMove?.(from, to)
       },
     })

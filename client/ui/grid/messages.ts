@@ -12,6 +12,7 @@ export const messages = defineMessages({
     'pager.report': '{first}–{last} de {total}',
     'select.page': 'Seleccionar las filas de esta página',
     'select.row': 'Seleccionar fila {n}',
+    empty: 'No hay filas.',
   },
   en: {
     'pager.first': 'First page',
@@ -23,5 +24,6 @@ export const messages = defineMessages({
     'pager.report': '{first}–{last} of {total}',
     'select.page': 'Select the rows on this page',
     'select.row': 'Select row {n}',
+    empty: 'No rows.',
   },
 })

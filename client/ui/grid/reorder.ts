@@ -21,7 +21,16 @@ export function dropSide(x: number, left: number, right: number): DropSide {
  * The index a row at `from` ends at when dropped on one side of the row at `target` (indexes
  * of the list before the move); `from` itself when the drop leaves it where it was.
  */
-export function moveRow(from: number, target: number, side: DropSide): number {
+export function dropIndex(from: number, target: number, side: DropSide): number {
   const insertAt = side === 'after' ? target + 1 : target
   return insertAt > from ? insertAt - 1 : insertAt
+}
+
+/** `items` with the one at `from` moved to `to` (a drag, or a step up or down); a copy of the same order when either is outside the list. */
+export function moveItem<T>(items: readonly T[], from: number, to: number): T[] {
+  const next = [...items]
+  if (from < 0 || from >= items.length || to < 0 || to >= items.length || from === to) return next
+  const [item] = next.splice(from, 1)
+  next.splice(to, 0, item!)
+  return next
 }

@@ -1,7 +1,7 @@
 import { useCallback, useLayoutEffect, useState, type RefObject } from 'react'
 
 /** Rows drawn beyond each edge of the view, so a short scroll never shows a blank. */
-export const OVERSCAN = 10
+const OVERSCAN = 10
 
 export interface RowWindow {
   /** First row drawn (from 0). */

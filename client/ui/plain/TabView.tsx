@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { classNames } from './class-names'
+import './plain.css'
 
 export interface PlainTab {
   key: string
@@ -51,12 +52,12 @@ export function TabView({ tabs, activeIndex, onChange, className }: { tabs: read
                   role="tab"
                   className="p-tabview-nav-link"
                   tabIndex={i === active ? 0 : -1}
-                  aria-controls={`${id}-panel-${i}`}
+                  aria-controls={i === active ? `${id}-panel-${i}` : undefined}
                   aria-selected={i === active}
                   onClick={() => open(i)}
                   onKeyDown={(e) => onKeyDown(e, i)}
                 >
-                  {t.icon && <span className={classNames(t.icon, 'mr-2')} />}
+                  {t.icon && <span className={t.icon} aria-hidden="true" />}
                   <span className="p-tabview-title">{t.header}</span>
                 </a>
               </li>
@@ -66,7 +67,8 @@ export function TabView({ tabs, activeIndex, onChange, className }: { tabs: read
       </div>
       <div className="p-tabview-panels">
         {tab && (
-          <div id={`${id}-panel-${active}`} className="p-tabview-panel" role="tabpanel" aria-labelledby={`${id}-tab-${active}`}>
+          // Keyed by its tab: another tab's content is drawn anew, never patched over this one's (its state stays its own).
+          <div key={tab.key} id={`${id}-panel-${active}`} className="p-tabview-panel" role="tabpanel" aria-labelledby={`${id}-tab-${active}`}>
             {tab.content()}
           </div>
         )}

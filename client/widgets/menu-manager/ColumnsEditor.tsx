@@ -10,8 +10,9 @@ import { reportError } from '../../api/errors'
 import { notifySuccess } from '../../api/toast'
 import { messageIn, useI18n, useMessages } from '../../i18n/i18n'
 import { DataGrid } from '../../ui/grid/DataGrid'
+import { moveItem } from '../../ui/grid/reorder'
 import { conflictOf, describeVersion, restoredVersion, screenAdmin, type Conflict } from './admin-api'
-import { moveRow, rowsFrom, screenWith, tweaksFrom, tweaksOf, type ColumnTweaks, type TableRows } from './columns-model'
+import { rowsFrom, screenWith, tweaksFrom, tweaksOf, type ColumnTweaks, type TableRows } from './columns-model'
 import { ConflictDialog } from './ConflictDialog'
 import { messages } from './messages'
 import { VersionHistory } from './VersionHistory'
@@ -148,7 +149,7 @@ export function ColumnsEditor() {
                 rowKey={(r) => r.field}
                 label={t('columns.table', { title, table: table.id })}
                 className="menu-manager__columns-table"
-                rowReorder={{ header: t('columns.col.move'), onMove: (from, to) => setRows(table.id, moveRow(rows, from, to)) }}
+                rowReorder={{ header: t('columns.col.move'), onMove: (from, to) => setRows(table.id, moveItem(rows, from, to)) }}
                 columns={[
                   {
                     key: 'visible',
@@ -183,8 +184,8 @@ export function ColumnsEditor() {
                     width: '7rem',
                     body: (r, i) => (
                       <span className="menu-manager__order">
-                        <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={t('columns.up', { field: r.field })} disabled={i === 0} onClick={() => setRows(table.id, moveRow(rows, i, i - 1))} />
-                        <Button type="button" icon="pi pi-arrow-down" text rounded size="small" aria-label={t('columns.down', { field: r.field })} disabled={i === rows.length - 1} onClick={() => setRows(table.id, moveRow(rows, i, i + 1))} />
+                        <Button type="button" icon="pi pi-arrow-up" text rounded size="small" aria-label={t('columns.up', { field: r.field })} disabled={i === 0} onClick={() => setRows(table.id, moveItem(rows, i, i - 1))} />
+                        <Button type="button" icon="pi pi-arrow-down" text rounded size="small" aria-label={t('columns.down', { field: r.field })} disabled={i === rows.length - 1} onClick={() => setRows(table.id, moveItem(rows, i, i + 1))} />
                       </span>
                     ),
                   },

@@ -135,11 +135,3 @@ export function tweaksFrom(state: { tables: ShippedTable[] }, rows: TableRows): 
   return tweaks
 }
 
-/** The rows with the one at `index` moved to `to` (a drag, or a step up or down); the same rows when either is outside them. */
-export function moveRow(rows: ColumnRow[], index: number, to: number): ColumnRow[] {
-  if (to < 0 || to >= rows.length || index < 0 || index >= rows.length || to === index) return rows
-  const next = [...rows]
-  const [moved] = next.splice(index, 1)
-  next.splice(to, 0, moved!)
-  return next
-}

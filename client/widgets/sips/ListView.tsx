@@ -203,10 +203,7 @@ function ListResult({ list, onOpen }: { list: string[]; onOpen: (cups: string) =
         minWidth="48rem"
         empty={query.data ? t('list.noResults') : t('list.querying')}
         rowClassName={(row) => (row.Estado === 'ok' ? 'row-clickable' : `sips-row--${row.Estado}`)}
-        onRowClick={(row, e) => {
-          if ((e.target as HTMLElement).closest('a,button')) return
-          if (row.Estado === 'ok') onOpen(row.Normalizado)
-        }}
+        onRowClick={(row) => row.Estado === 'ok' && onOpen(row.Normalizado)}
         label={t('list.table')}
         tableId="sips-lista"
       />

@@ -1,13 +1,10 @@
+import { moveItem } from '../../../ui/grid/reorder'
+
 /** Small immutable edits the structure editors share: a list's item moved, replaced or removed; an object's keys set or removed. */
 
 /** `list` with the item at `i` moved by `by` places (±1); the same list when it would leave the ends. */
 export function moved<T>(list: readonly T[], i: number, by: number): T[] {
-  const to = i + by
-  if (i < 0 || i >= list.length || to < 0 || to >= list.length) return [...list]
-  const next = [...list]
-  const [item] = next.splice(i, 1)
-  next.splice(to, 0, item!)
-  return next
+  return moveItem(list, i, i + by)
 }
 
 export const replaced = <T>(list: readonly T[], i: number, item: T): T[] => list.map((x, j) => (j === i ? item : x))
