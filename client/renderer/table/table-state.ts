@@ -1,6 +1,6 @@
 import type { Column, TableNode } from '../../../schemas/screen'
 import type { QueryParams } from '../../api/client'
-import { sortRows } from '../../ui/grid/local-rows'
+import { sortRows } from '../../ui/grid/sort-rows'
 import { getPath } from '../template'
 
 /** What a table shows: page (from 0), page size, sort, and one filter value per column (upstream syntax). */

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { useMessages } from '../../i18n/i18n'
 import { formatNumber } from '../format'
 import { classNames } from '../plain/class-names'
-import { AngleDoubleLeftIcon, AngleDoubleRightIcon, AngleLeftIcon, AngleRightIcon } from '../plain/icons'
+import { AngleDoubleLeftIcon, AngleDoubleRightIcon, AngleLeftIcon, AngleRightIcon } from './grid-icons'
 import { messages } from './messages'
 
 export interface PagerState {
