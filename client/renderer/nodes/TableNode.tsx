@@ -23,7 +23,8 @@ import { useGridLayout } from '../table/use-grid-layout'
 import { useRowHeight } from '../table/use-row-height'
 import { useTableController, type Row } from '../table/use-table-controller'
 import { ViewsMenu } from '../table/ViewsMenu'
-import { DataGrid, ROW_INDEX_ATTR, type DataGridHandle, type GridColumn } from '../../ui/grid/DataGrid'
+import { DataGrid, type DataGridHandle, type GridColumn } from '../../ui/grid/DataGrid'
+import { ROW_INDEX_ATTR } from '../../ui/grid/row-index'
 import { useLinkIntent } from '../../ui/link-intent'
 
 /** First guess of a row's height (px) per density, for the virtual scroller; the drawn height is measured then. */

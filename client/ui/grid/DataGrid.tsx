@@ -10,8 +10,6 @@ import { Paginator, type PagerState } from './Paginator'
 import { scrollTopFor, useRowWindow } from './virtual-window'
 import './grid.css'
 
-export { ROW_INDEX_ATTR } from './row-index'
-
 export interface GridColumn<R> {
   /** Unique among the columns: what a resize or a move reports. */
   key: string
@@ -92,7 +90,12 @@ const ROW_CONTROLS = 'a, button, input, select, textarea, label, .p-checkbox, [r
 const MOVE_KEY = '\u0000move'
 const SELECT_KEY = '\u0000select'
 
-type Events<R> = Pick<DataGridProps<R>, 'onRowClick'> & { toggle: (row: R, checked: boolean) => void; startRowDrag: (index: number, e: ReactPointerEvent<HTMLElement>) => void; endedGesture: () => boolean }
+/** What a memoised row calls: stable, each reading the latest render's handlers. */
+interface Events<R> {
+  onRowClick: (row: R, e: MouseEvent<HTMLTableRowElement>) => void
+  toggle: (row: R, checked: boolean) => void
+  startRowDrag: (index: number, e: ReactPointerEvent<HTMLElement>) => void
+}
 
 /**
  * A table with PrimeReact's DataTable markup and classes (the brand theme styles it exactly as
@@ -135,10 +138,8 @@ export function DataGrid<R>(props: DataGridProps<R>) {
   const movable = useMemo(() => ordered.filter((c) => !c.fixed && !c.pin).map((c) => c.key), [ordered])
   const keyed = useMemo(() => new Set((selection?.selected ?? []).map(rowKey)), [selection?.selected, rowKey])
 
-  const settle = (pending: void | Promise<unknown>, clear: () => void) => {
-    if (pending && typeof (pending as Promise<unknown>).finally === 'function') void (pending as Promise<unknown>).catch(() => undefined).finally(clear)
-    else clear()
-  }
+  // The caller's save, done or failed: the draft goes (a failure is the caller's to report).
+  const settle = (pending: void | Promise<unknown>, clear: () => void) => void Promise.resolve(pending).catch(() => undefined).finally(clear)
   const gestures = useGridGestures({
     headRow: () => tableRef.current?.tHead?.rows[0],
     bodyRows: () => [...(tableRef.current?.tBodies[0]?.rows ?? [])].flatMap((el) => (el.hasAttribute(ROW_INDEX_ATTR) ? [{ el, index: Number(el.getAttribute(ROW_INDEX_ATTR)) }] : [])),
@@ -205,26 +206,23 @@ export function DataGrid<R>(props: DataGridProps<R>) {
     }
   })
 
-  const latest = useRef<Events<R>>({ onRowClick: props.onRowClick, toggle: () => undefined, startRowDrag: () => undefined, endedGesture: () => false })
-  latest.current.onRowClick = props.onRowClick
-  latest.current.startRowDrag = gestures.startRowDrag
-  latest.current.endedGesture = gestures.endedGesture
-  latest.current.toggle = (row, checked) => {
+  const toggle = (row: R, checked: boolean) => {
     if (!selection) return
     const key = rowKey(row)
     selection.onChange(checked ? [...selection.selected.filter((r) => rowKey(r) !== key), row] : selection.selected.filter((r) => rowKey(r) !== key))
   }
+  const latest = useRef({ onRowClick: props.onRowClick, toggle, gestures })
+  latest.current = { onRowClick: props.onRowClick, toggle, gestures }
   // Stable for the memoised rows: they call whatever the latest render was given.
   const events = useMemo<Events<R>>(
     () => ({
       onRowClick: (row, e) => {
         // A click on a control inside the row (a link, a button, a checkbox, a field) is that control's, as in PrimeReact's table; so is the click a row drag ends with.
-        if ((e.target as Element).closest(ROW_CONTROLS) || latest.current.endedGesture()) return
+        if ((e.target as Element).closest(ROW_CONTROLS) || latest.current.gestures.endedGesture()) return
         latest.current.onRowClick?.(row, e)
       },
       toggle: (row, checked) => latest.current.toggle(row, checked),
-      startRowDrag: (index, e) => latest.current.startRowDrag(index, e),
-      endedGesture: () => false,
+      startRowDrag: (index, e) => latest.current.gestures.startRowDrag(index, e),
     }),
     [],
   )
