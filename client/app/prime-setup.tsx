@@ -3,6 +3,7 @@ import { useContext, useEffect, useState, type ComponentType, type ReactNode } f
 import { getLanguage, onLanguageChange, useI18n } from '../i18n/i18n'
 import { primeLocales } from '../i18n/prime-locale'
 import { keepEscapeInOpenLists } from '../ui/escape-guard'
+import { primeStyleContainer } from './prime-style-container'
 
 /**
  * PrimeReact's set-up, loaded only with the code that draws PrimeReact components (the
@@ -19,8 +20,12 @@ onLanguageChange(() => primeLocale(getLanguage()))
 // Escape in an open dropdown closes its list, not the dialog around it too.
 keepEscapeInOpenLists()
 
+// One for every provider: a stylesheet is written to the page once, whichever part mounts first.
+const styleContainer = primeStyleContainer()
+
 /** PrimeReact settings of spec §9: overlay z-index 1000, modal 1100. */
 const primeValue = (): Partial<APIOptions> => ({
+  styleContainer,
   ripple: false,
   locale: getLanguage(),
   zIndex: { modal: 1100, overlay: 1000, menu: 1000, tooltip: 1100, toast: 1200 },
