@@ -1,4 +1,3 @@
-import { SplitButton } from 'primereact/splitbutton'
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import { Button } from '../../ui/plain/Button'
@@ -26,6 +25,7 @@ import { ViewsMenu } from '../table/ViewsMenu'
 import { DataGrid, type DataGridHandle, type GridColumn } from '../../ui/grid/DataGrid'
 import { ROW_INDEX_ATTR } from '../../ui/grid/row-index'
 import { useLinkIntent } from '../../ui/link-intent'
+import { SplitButton } from '../../ui/SplitButton'
 
 /** First guess of a row's height (px) per density, for the virtual scroller; the drawn height is measured then. */
 const ROW_HEIGHT = { comfortable: 41, compact: 31 } as const
@@ -182,7 +182,7 @@ export function TableNodeView({ node }: { node: TableNode }) {
                 loading={table.exporting}
                 onClick={() => void table.exportFile()}
                 model={[{ label: t('export.personal'), icon: 'pi pi-eye', command: () => setAskingReason(true) }]}
-                menuButtonProps={{ 'aria-label': t('export.more') }}
+                menuLabel={t('export.more')}
                 menuStyle={{ minWidth: '17rem' }}
                 className="table-export"
               />

@@ -10,6 +10,8 @@ import { fromIsoDay, intlLocale, toIsoDay } from '../../ui/format'
 import { useOptions } from '../options'
 import { messages } from './messages'
 import { DateInput } from '../../ui/DateInput'
+import { CalendarAtRest, DropdownAtRest, InputNumberAtRest, MultiSelectAtRest } from '../../ui/plain/at-rest'
+import { useAwakeOnReach } from '../../ui/use-awake-on-reach'
 
 interface FilterBarProps {
   tableId: string
@@ -34,6 +36,8 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
   const t = useMessages(messages)
   const [more, setMore] = useState(false)
   const [open, setOpen] = useState(false)
+  // Its empty choice, date and number fields are drawn at rest until the bar is reached.
+  const { awake, wake, reach } = useAwakeOnReach()
   const all = columns.filter((c) => c.filter)
   const primary = all.filter((c) => shown.includes(c.field) || filters[c.field])
   const extra = all.filter((c) => !primary.includes(c))
@@ -59,11 +63,14 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
         className="filter-panel__toggle"
         aria-expanded={open}
         aria-controls={barId}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          wake()
+          setOpen(!open)
+        }}
       />
-      <div id={barId} className="filter-bar" role="search" aria-label={t('filters.label')}>
+      <div id={barId} className="filter-bar" role="search" aria-label={t('filters.label')} {...reach}>
         {filterable.map((c) => (
-          <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} onChange={(v) => set(c.field, v)} />
+          <FilterInput key={c.field} id={`${tableId}-filter-${c.field}`} column={c} value={filters[c.field] ?? ''} awake={awake} onChange={(v) => set(c.field, v)} />
         ))}
         {extra.length > 0 && (
           <Button id={`${tableId}-filters-more`} type="button" icon={more ? 'pi pi-minus' : 'pi pi-plus'} label={more ? t('filters.fewer') : t('filters.more', { n: extra.length })} text size="small" className="filter-bar__clear" aria-expanded={more} onClick={() => setMore(!more)} />
@@ -87,7 +94,7 @@ export function FilterBar({ tableId, columns, shown, filters, onChange }: Filter
   )
 }
 
-function FilterInput({ id, column, value, onChange }: { id: string; column: Column; value: string; onChange: (v: string) => void }) {
+function FilterInput({ id, column, value, awake, onChange }: { id: string; column: Column; value: string; awake: boolean; onChange: (v: string) => void }) {
   const { l, lang } = useI18n()
   const t = useMessages(messages)
   const label = l(column.header)
@@ -115,15 +122,21 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
     return () => clearTimeout(timer)
   }, [text])
 
+  // An empty field waits at rest until the bar wakes; one with a value is drawn whole.
+  const resting = !awake && !value
   let input
   switch (filter.input) {
     case 'select':
-      input = (
+      input = resting ? (
+        <DropdownAtRest inputId={id} placeholder={t('filter.all')} clearable />
+      ) : (
         <Dropdown inputId={id} value={value || null} options={options} optionLabel="label" optionValue="value" showClear filter={options.length > 8} placeholder={t('filter.all')} onChange={(e) => onChange(e.value == null ? '' : String(e.value))} />
       )
       break
     case 'multiselect':
-      input = (
+      input = resting ? (
+        <MultiSelectAtRest inputId={id} placeholder={t('filter.all')} />
+      ) : (
         <MultiSelect
           inputId={id}
           value={value ? value.split(',') : []}
@@ -139,7 +152,9 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
       )
       break
     case 'boolean':
-      input = (
+      input = resting ? (
+        <DropdownAtRest inputId={id} placeholder={t('filter.all')} clearable />
+      ) : (
         <Dropdown
           inputId={id}
           value={value || null}
@@ -155,7 +170,11 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
       break
     case 'dateRange': {
       const [from, to] = value ? value.split('|') : ['', '']
-      input = (
+      input = resting ? (
+        <span className="date-input">
+          <CalendarAtRest inputId={id} placeholder={t('filter.dateRange')} />
+        </span>
+      ) : (
         <DateInput
           inputId={id}
           selectionMode="range"
@@ -177,7 +196,12 @@ function FilterInput({ id, column, value, onChange }: { id: string; column: Colu
     case 'numberRange': {
       const [from, to] = value ? value.split('|') : ['', '']
       const set = (a: string, b: string) => onChange(a || b ? `${a}|${b}` : '')
-      input = (
+      input = resting ? (
+        <span className="filter-range">
+          <InputNumberAtRest inputId={id} aria-label={t('filter.min', { label })} placeholder={t('filter.minShort')} />
+          <InputNumberAtRest aria-label={t('filter.max', { label })} placeholder={t('filter.maxShort')} />
+        </span>
+      ) : (
         <span className="filter-range">
           <InputNumber inputId={id} aria-label={t('filter.min', { label })} locale={intlLocale()} value={from ? Number(from) : null} placeholder={t('filter.minShort')} onValueChange={(e) => set(e.value == null ? '' : String(e.value), to ?? '')} />
           <InputNumber aria-label={t('filter.max', { label })} locale={intlLocale()} value={to ? Number(to) : null} placeholder={t('filter.maxShort')} onValueChange={(e) => set(from ?? '', e.value == null ? '' : String(e.value))} />

@@ -1,9 +1,9 @@
 import type { MenuItem } from 'primereact/menuitem'
 import { TieredMenu } from 'primereact/tieredmenu'
-import { useRef } from 'react'
 import { Button } from '../../ui/plain/Button'
 import type { Column } from '../../../schemas/screen'
 import { useI18n, useMessages } from '../../i18n/i18n'
+import { usePopupOnDemand } from '../../ui/popup-on-demand'
 import { messages } from './messages'
 import type { Pin } from './table-prefs'
 import type { GridLayoutController } from './use-grid-layout'
@@ -12,7 +12,7 @@ import type { GridLayoutController } from './use-grid-layout'
 export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: GridLayoutController }) {
   const { l } = useI18n()
   const t = useMessages(messages)
-  const menu = useRef<TieredMenu>(null)
+  const menu = usePopupOnDemand<TieredMenu>()
   const { density, pinned } = grid.layout
   const checked = (on: boolean) => (on ? 'pi pi-check' : 'pi pi-fw')
   // One submenu per side (a third menu level is awkward to reach): a checked column is pinned
@@ -42,8 +42,8 @@ export function GridMenu({ columns, grid }: { columns: readonly Column[]; grid: 
   ]
   return (
     <>
-      <Button type="button" icon="pi pi-sliders-h" label={t('grid.menu')} outlined size="small" aria-haspopup="menu" onClick={(e) => menu.current?.toggle(e)} />
-      <TieredMenu model={model} popup ref={menu} aria-label={t('grid.menu')} />
+      <Button type="button" icon="pi pi-sliders-h" label={t('grid.menu')} outlined size="small" aria-haspopup="menu" onClick={menu.toggle} />
+      {menu.mounted && <TieredMenu model={model} popup ref={menu.ref} aria-label={t('grid.menu')} />}
     </>
   )
 }

@@ -7,6 +7,7 @@ import { useRef, useState } from 'react'
 import { Button } from '../../ui/plain/Button'
 import { VIEW_NAME_MAX, type ViewVisibility } from '../../../schemas/view'
 import { useMessages } from '../../i18n/i18n'
+import { usePopupOnDemand } from '../../ui/popup-on-demand'
 import { confirm } from '../../ui/confirm'
 import { useReturnFocus } from '../../ui/return-focus'
 import { ErrorState, LoadingState } from '../../ui/states'
@@ -20,7 +21,7 @@ import type { TableViews, ViewEntry } from './use-table-views'
  */
 export function ViewsMenu({ tableId, views }: { tableId: string; views: TableViews }) {
   const t = useMessages(messages)
-  const panel = useRef<OverlayPanel>(null)
+  const panel = usePopupOnDemand<OverlayPanel>()
   const trigger = useRef<HTMLElement | null>(null)
   const [open, setOpen] = useState(false)
   const [saving, setSaving] = useState(false)
@@ -55,7 +56,7 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
                     className="views-menu__apply"
                     aria-current={e.key === views.active ? 'true' : undefined}
                     onClick={() => {
-                      panel.current?.hide()
+                      panel.ref.current?.hide()
                       views.apply(e)
                     }}
                   >
@@ -74,7 +75,7 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
                       aria-label={t('views.withdraw', { name: e.name })}
                       title={t('views.withdraw', { name: e.name })}
                       onClick={() => {
-                        panel.current?.hide()
+                        panel.ref.current?.hide()
                         void confirm(t('views.withdrawConfirm', { name: e.name })).then((yes) => {
                           if (yes) void views.withdraw(e)
                         })
@@ -103,10 +104,11 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
         aria-controls={open ? `views-${tableId}` : undefined}
         onClick={(e) => {
           trigger.current = e.currentTarget
-          panel.current?.toggle(e)
+          panel.toggle(e)
         }}
       />
-      <OverlayPanel ref={panel} id={`views-${tableId}`} className="views-menu__panel" aria-label={t('views.menu')} onShow={() => setOpen(true)} onHide={() => setOpen(false)}>
+      {panel.mounted && (
+      <OverlayPanel ref={panel.ref} id={`views-${tableId}`} className="views-menu__panel" aria-label={t('views.menu')} onShow={() => setOpen(true)} onHide={() => setOpen(false)}>
         {views.status === 'loading' ? (
           <LoadingState lines={3} />
         ) : views.status === 'error' ? (
@@ -128,11 +130,12 @@ export function ViewsMenu({ tableId, views }: { tableId: string; views: TableVie
           className="views-menu__save"
           disabled={views.status !== 'ready'}
           onClick={() => {
-            panel.current?.hide()
+            panel.ref.current?.hide()
             setSaving(true)
           }}
         />
       </OverlayPanel>
+      )}
       {saving && <SaveViewDialog tableId={tableId} views={views} onClose={() => setSaving(false)} opener={() => trigger.current} />}
     </div>
   )

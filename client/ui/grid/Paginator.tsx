@@ -2,7 +2,9 @@ import { Dropdown } from 'primereact/dropdown'
 import type { ReactNode } from 'react'
 import { useMessages } from '../../i18n/i18n'
 import { formatNumber } from '../format'
+import { DropdownAtRest } from '../plain/at-rest'
 import { classNames } from '../plain/class-names'
+import { useAwakeOnReach } from '../use-awake-on-reach'
 import { AngleDoubleLeftIcon, AngleDoubleRightIcon, AngleLeftIcon, AngleRightIcon } from './grid-icons'
 import { messages } from './messages'
 
@@ -50,14 +52,17 @@ export function Paginator({ state, onChange }: { state: PagerState; onChange: (p
     if (next !== state.page) onChange(next, state.size)
   }
   const links = pageLinks(state.page, pageCount)
+  // The page size picker is drawn at rest until the pager is reached.
+  const { awake, reach } = useAwakeOnReach()
   const edge = (kind: 'first' | 'prev' | 'next' | 'last', disabled: boolean, to: number, icon: ReactNode) => (
     <button type="button" className={classNames(`p-paginator-${kind} p-paginator-element p-link`, disabled && 'p-disabled')} disabled={disabled} aria-label={t(`pager.${kind}`)} onClick={() => go(to)}>
       {icon}
     </button>
   )
   return (
-    <div className="p-paginator p-component p-paginator-bottom">
-      {state.sizes && state.sizes.length > 0 && (
+    <div className="p-paginator p-component p-paginator-bottom" {...reach}>
+      {state.sizes && state.sizes.length > 0 && !awake && <DropdownAtRest chosen={String(state.size)} aria-label={t('pager.rowsPerPage')} />}
+      {state.sizes && state.sizes.length > 0 && awake && (
         // `aria-label` names the field, `ariaLabel` its open button.
         <Dropdown
           value={state.size}
