@@ -46,6 +46,7 @@ import { adminMenuRoutes } from './manifest/admin-menu-routes'
 import { manifestRoutes } from './manifest/manifest-routes'
 import { MenuService } from './manifest/menu-service'
 import type { MenuStore } from './manifest/menu-store'
+import { acceptBurstsFirst } from './ops/accept-bursts'
 import { lazyRequestLogger } from './ops/request-logger'
 import { healthRoutes } from './ops/health-routes'
 import { overloadOptions } from './ops/overload'
@@ -164,6 +165,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     // constructor option, as a plugin's hooks run after routing; plugins/request-target refuses.
     rewriteUrl: canonicalUrl,
   })
+  // Node 20 accepts one connection per turn: while many arrive at once, accept them first.
+  const connectionBursts = acceptBurstsFirst(app.server)
   app.setValidatorCompiler(typeboxValidatorCompiler)
   // Before any plugin, so every BFF route inherits it (the /api proxy replaces it in its own scope).
   registerJsonBodyParser(app)
@@ -177,6 +180,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ? new CachedSessionStore(stores.sessions, { ttlMs: config.sessionCacheMs, absoluteMs: config.sessionAbsoluteTimeoutMs, now: deps.now })
       : stores.sessions
   const metrics = new BffMetrics(sessions)
+  metrics.countConnectionBursts(connectionBursts)
   const upstream = new UpstreamClient(config.upstreamUrl, config.upstreamTimeoutMs, metrics.observeUpstream, config.upstreamConnections)
   const auth = new AuthService(upstream, sessions, deps.now)
   const auditWriter = new AuditWriter(stores.audit, { logger: app.log, failed: metrics.auditWriteFailed }, deps.now)

@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net'
 import request from 'supertest'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../server/config'
@@ -86,6 +87,30 @@ describe('/metrics', () => {
     expect(sample(await scrape(bff), 'portal_sessions_active')).toBe(2)
     await request(bff.app.server).post('/bff/auth/logout').set('Cookie', sessionCookie(other.headers['set-cookie'])).set('X-CSRF', '1').expect(204)
     expect(sample(await scrape(bff), 'portal_sessions_active')).toBe(1)
+  })
+
+  it('counts the bursts of new connections it accepted before reading the open ones (issue 19)', async () => {
+    await bff.app.listen({ host: '127.0.0.1', port: 0 })
+    const { port } = bff.app.server.address() as AddressInfo
+    // Earlier tests' parallel requests may have made some already.
+    const before = sample(await scrape(bff), 'http_connection_bursts_total')!
+    expect(before).toBeGreaterThanOrEqual(0)
+    const sockets = Array.from({ length: 150 }, () => net.connect(port, '127.0.0.1'))
+    try {
+      await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<void>((resolve, reject) => {
+              socket.on('error', reject)
+              socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')
+              socket.once('data', () => resolve())
+            }),
+        ),
+      )
+    } finally {
+      for (const s of sockets) s.destroy()
+    }
+    expect(sample(await scrape(bff), 'http_connection_bursts_total')).toBeGreaterThan(before)
   })
 
   it('includes the process metrics: event-loop lag, memory, CPU', async () => {

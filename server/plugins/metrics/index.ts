@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Counte
 import { sendError } from '../../lib/errors'
 import type { UpstreamObserver } from '../../upstream/upstream-client'
 import type { SessionStore } from '../../session/session-store'
+import type { AcceptBursts } from '../../ops/accept-bursts'
 
 /** The route label of requests no route matched (404s, probes for random paths): one label, not one per URL. */
 export const UNMATCHED_ROUTE = 'unmatched'
@@ -65,6 +66,19 @@ export class BffMetrics {
       registers: [this.registry],
       async collect() {
         this.set(await sessions.countActive())
+      },
+    })
+  }
+
+  /** Counts the bursts of new connections met (ops/accept-bursts), read when scraped. */
+  countConnectionBursts(bursts: Pick<AcceptBursts, 'bursts'>): void {
+    new Counter({
+      name: 'http_connection_bursts_total',
+      help: 'Bursts of new connections met: each paused reading the open connections until the new ones were accepted.',
+      registers: [this.registry],
+      collect() {
+        this.reset()
+        this.inc(bursts.bursts)
       },
     })
   }
