@@ -3,7 +3,7 @@ import { TieredMenu } from 'primereact/tieredmenu'
 import { useId, useState, type CSSProperties, type KeyboardEvent } from 'react'
 import { Button } from './plain/Button'
 import { classNames } from './plain/class-names'
-import { ChevronDownIcon } from './plain/icons'
+import { ChevronDownIcon } from './plain/field-icons'
 import { usePopupOnDemand } from './popup-on-demand'
 
 interface SplitButtonProps {

@@ -1,6 +1,6 @@
 import type { InputHTMLAttributes } from 'react'
 import { classNames } from './class-names'
-import { ChevronDownIcon } from './icons'
+import { ChevronDownIcon } from './field-icons'
 import './plain.css'
 
 /*
