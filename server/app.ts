@@ -166,7 +166,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     rewriteUrl: canonicalUrl,
   })
   // Node 20 accepts one connection per turn: while many arrive at once, accept them first.
-  const connectionBursts = acceptBurstsFirst(app.server)
+  const connectionBursts = acceptBurstsFirst(app.server, { maxPauseMs: config.acceptBurstMaxPauseMs })
   app.setValidatorCompiler(typeboxValidatorCompiler)
   // Before any plugin, so every BFF route inherits it (the /api proxy replaces it in its own scope).
   registerJsonBodyParser(app)

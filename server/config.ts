@@ -61,6 +61,8 @@ const EnvSchema = Type.Object({
   /** Unset: 90 % of V8's heap limit. */
   MAX_HEAP_USED_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 1048576 })),
   MAX_RSS_MB: Type.Integer({ minimum: 0, maximum: 1048576, default: 0 }),
+  /** Longest pause of the open connections' reading while a burst of new ones is accepted (ops/accept-bursts); 0 = never paused. */
+  ACCEPT_BURST_MAX_PAUSE_MS: Type.Integer({ minimum: 0, maximum: 10000, default: 100 }),
   /** How long the audit of changes keeps an entry, in days (SQLite and Redis streams alike); older ones are dropped by the store. */
   AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 730 }),
   /** How long a decided or expired approval request is kept, in days after its decision; pending ones stay until decided or expired (48 h). */
@@ -103,6 +105,8 @@ export interface Config {
   sessionEncryptionKey: KeyObject | undefined
   metricsToken: string | undefined
   overload: { maxEventLoopDelayMs: number; maxHeapUsedBytes: number | undefined; maxRssBytes: number }
+  /** 0: a burst of new connections pauses nobody. */
+  acceptBurstMaxPauseMs: number
   otelEndpoint: string | undefined
   auditRetentionMs: number
   approvalRetentionMs: number
@@ -127,6 +131,7 @@ const numeric = new Set([
   'MAX_EVENT_LOOP_DELAY_MS',
   'MAX_HEAP_USED_MB',
   'MAX_RSS_MB',
+  'ACCEPT_BURST_MAX_PAUSE_MS',
   'AUDIT_RETENTION_DAYS',
   'APPROVAL_RETENTION_DAYS',
 ])
@@ -193,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxHeapUsedBytes: e.MAX_HEAP_USED_MB === undefined ? undefined : e.MAX_HEAP_USED_MB * 1024 * 1024,
       maxRssBytes: e.MAX_RSS_MB * 1024 * 1024,
     },
+    acceptBurstMaxPauseMs: e.ACCEPT_BURST_MAX_PAUSE_MS,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT?.replace(/\/+$/, ''),
     auditRetentionMs: e.AUDIT_RETENTION_DAYS * 24 * 3600_000,
     approvalRetentionMs: e.APPROVAL_RETENTION_DAYS * 24 * 3600_000,

@@ -28,7 +28,7 @@ interface ReadableHandle {
 }
 
 export interface AcceptBurstOptions {
-  /** Longest pause of the open connections' reading; as long again must pass before another (100 ms). */
+  /** Longest pause of the open connections' reading; as long again must pass before another (100 ms; 0: never paused). */
   maxPauseMs?: number
   /** Consecutive turns with a new connection that make a burst (2: a lone connection pauses nobody). */
   burstTurns?: number
@@ -36,7 +36,7 @@ export interface AcceptBurstOptions {
 }
 
 export interface AcceptBursts {
-  /** Whether this runtime's sockets can be paused this way. */
+  /** Whether connections can be paused: on, and this runtime's sockets allow it. */
   readonly active: boolean
   /** Bursts met so far (each paused reading once). */
   readonly bursts: number
@@ -96,7 +96,7 @@ export function acceptBurstsFirst(server: Server, options: AcceptBurstOptions = 
   }
 
   server.on('connection', (socket: Socket) => {
-    if (!handleOf(socket)) {
+    if (maxPauseMs === 0 || !handleOf(socket)) {
       active = false
       return
     }

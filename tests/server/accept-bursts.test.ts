@@ -101,6 +101,18 @@ describe('the pause, turn by turn', () => {
     expect(closing._handle.readStart).not.toHaveBeenCalled()
   })
 
+  it('pauses nobody when turned off (ACCEPT_BURST_MAX_PAUSE_MS=0)', async () => {
+    const { bursts, connect } = fakeServer({ maxPauseMs: 0 })
+    const sockets = [connect()]
+    for (let i = 0; i < 5; i++) {
+      sockets.push(connect())
+      await turn()
+    }
+    expect(bursts.active).toBe(false)
+    expect(bursts.bursts).toBe(0)
+    for (const s of sockets) expect(s._handle.readStop).not.toHaveBeenCalled()
+  })
+
   it('stays out of the way where sockets cannot be paused this way', async () => {
     const server = new EventEmitter() as unknown as Server
     const bursts = acceptBurstsFirst(server)
