@@ -32,6 +32,8 @@ export function usePopupOnDemand<P extends PopupHandle>() {
     ref,
     mounted: stage !== 'none',
     toggle(event: SyntheticEvent<HTMLElement>) {
+      // A press while the first one's opening is still on its way is the same press.
+      if (opener.current) return
       if (stage === 'settled' && ref.current) ref.current.toggle(event)
       else if (stage === 'none') {
         opener.current = event.currentTarget

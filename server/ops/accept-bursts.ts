@@ -55,7 +55,7 @@ export function acceptBurstsFirst(server: Server, options: AcceptBurstOptions = 
   const now = options.now ?? (() => performance.now())
   const open = new Set<Socket>()
   const stopped = new Set<Socket>()
-  let active = true
+  let active = maxPauseMs > 0
   let bursts = 0
   let pausedSince: number | undefined
   let quietUntil = 0
@@ -84,7 +84,9 @@ export function acceptBurstsFirst(server: Server, options: AcceptBurstOptions = 
     streak = accepted ? streak + 1 : 0
     accepted = false
     if (pausedSince !== undefined && (streak === 0 || now() - pausedSince >= maxPauseMs)) {
-      if (streak > 0) quietUntil = now() + maxPauseMs
+      // Each pause stops and starts every open connection: after one, a while passes before
+      // the next (a tenth of the bound, or the whole bound after a pause that reached it).
+      quietUntil = now() + (streak > 0 ? maxPauseMs : maxPauseMs / 10)
       resume()
     } else if (pausedSince === undefined && streak >= burstTurns && now() >= quietUntil) {
       bursts++
@@ -95,8 +97,21 @@ export function acceptBurstsFirst(server: Server, options: AcceptBurstOptions = 
     else watching = false
   }
 
+  const stats = {
+    get active() {
+      return active
+    },
+    get bursts() {
+      return bursts
+    },
+    get paused() {
+      return pausedSince !== undefined
+    },
+  }
+  if (maxPauseMs === 0) return stats
+
   server.on('connection', (socket: Socket) => {
-    if (maxPauseMs === 0 || !handleOf(socket)) {
+    if (!handleOf(socket)) {
       active = false
       return
     }
@@ -114,15 +129,5 @@ export function acceptBurstsFirst(server: Server, options: AcceptBurstOptions = 
     }
   })
 
-  return {
-    get active() {
-      return active
-    },
-    get bursts() {
-      return bursts
-    },
-    get paused() {
-      return pausedSince !== undefined
-    },
-  }
+  return stats
 }

@@ -82,6 +82,27 @@ describe('the pause, turn by turn', () => {
     expect(old._handle.readStart.mock.calls.length).toBe(old._handle.readStop.mock.calls.length - (bursts.paused ? 1 : 0))
   })
 
+  it('lets a tenth of its bound pass after a pause before the next, so bursts in quick succession do not stop and start every connection each time', async () => {
+    let clock = 0
+    const { bursts, connect } = fakeServer({ maxPauseMs: 100, now: () => clock })
+    const burst = async () => {
+      connect()
+      await turn()
+      connect()
+      await turn()
+      await turn() // a turn with none: the burst is over
+    }
+    await burst()
+    expect(bursts.bursts).toBe(1)
+    clock += 5
+    await burst()
+    expect(bursts.bursts).toBe(1)
+    clock += 10
+    await burst()
+    expect(bursts.bursts).toBe(2)
+    expect(bursts.paused).toBe(false)
+  })
+
   it('leaves alone what Node stopped itself (back-pressure) and what closed meanwhile', async () => {
     const { bursts, connect } = fakeServer()
     const heldBack = connect()
@@ -103,6 +124,7 @@ describe('the pause, turn by turn', () => {
 
   it('pauses nobody when turned off (ACCEPT_BURST_MAX_PAUSE_MS=0)', async () => {
     const { bursts, connect } = fakeServer({ maxPauseMs: 0 })
+    expect(bursts.active).toBe(false)
     const sockets = [connect()]
     for (let i = 0; i < 5; i++) {
       sockets.push(connect())
