@@ -11,7 +11,10 @@ const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-f
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results/e2e-output',
-  timeout: 60_000,
+  // A whole flow's budget (the sign-up wizard's six steps, a sign-out and a second browser):
+  // on a slow day of this shared 2-core machine such flows pass every check (10 s each, below)
+  // and still outrun 60 s.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: process.env.CI ? 2 : 2,
