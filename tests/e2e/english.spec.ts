@@ -112,7 +112,8 @@ test.describe('in the dark theme', () => {
   test.use({ colorScheme: 'dark' })
 
   test('in English, no screen the admin may open shows Spanish outside its data, and each is accessible', async ({ page }) => {
-    test.setTimeout(420_000)
+    // A walk over every screen, an accessibility scan on each: 3-7 min here, more on a slow day.
+    test.setTimeout(900_000)
     await signIn(page, ADMIN)
     // The check is not blind: the same walk over the Spanish home page finds Spanish.
     expect(spanishIn(await pageTexts(page), BRAND_NAMES).length, 'Spanish found on the Spanish home page').toBeGreaterThan(5)

@@ -22,7 +22,8 @@ async function firstOf(page: Page, endpoint: string, field: string): Promise<str
 }
 
 test('every signed-in route opens for the admin without an error, and accessible', async ({ page }) => {
-  test.setTimeout(360_000)
+  // A walk over every route, an accessibility scan on each: a few minutes, more on a slow day.
+  test.setTimeout(900_000)
   const failures: string[] = []
   page.on('pageerror', (e) => failures.push(`${page.url()}: ${e.message}`))
   await signIn(page, ADMIN)
