@@ -11,18 +11,24 @@
 //                                  (exit 1 when one fell more than 20 %)
 //   npm run bench -- --profile     the BFF alone under 50 connections with --cpu-prof; the
 //                                  profile goes to bench/profiles/ and its summary is printed
+//   npm run bench -- --perf        the same run sampled by Linux perf (cpu-clock: CPU time only,
+//                                  kernel included), summarised by where the CPU ran and by
+//                                  the JavaScript package that asked for it (needs Debian's
+//                                  linux-perf)
 //   npm run bench -- --governance  only the governance cost on the read path (governance.mjs),
 //                                  which the full run also measures after its rounds
 //
 // BENCH_DURATION (seconds per run, 10), BENCH_ROUNDS (3), BENCH_PORT_BASE (four consecutive
 // ports from there; unset: free ones). Needs Linux (/proc) and Debian's nginx (installed with
 // apt-get when missing, as root).
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { measure } from './measure.mjs'
 import { ensureNginx } from './nginx.mjs'
 import { ROOT } from './processes.mjs'
+import { describePerfSummary, summarisePerfScript } from './perf-summary.mjs'
 import { profileSummary } from './profile-summary.mjs'
 import { describeGovernance, governanceCost } from './governance.mjs'
 import { compareWithBaseline, describeComparison } from './regression-check.mjs'
@@ -72,6 +78,34 @@ async function profile(dir) {
   console.log(`\n${written.join('\n')}\n`)
   // The measured run only: start-up, warm-up and shutdown left out.
   console.log(profileSummary(written[0], { lastSeconds: durationS, stopSeconds: PROFILE_STOP_S }))
+}
+
+/**
+ * The BFF under 50 connections, sampled by `perf record -e cpu-clock` for the measured run.
+ * V8's profiler (--profile) samples the wall clock: a thread preempted inside a system call
+ * counts as that call. Node writes a map of its compiled functions (/tmp/perf-<pid>.map) for
+ * perf to name them; it is removed afterwards.
+ */
+async function perfProfile(dir) {
+  if (spawnSync('perf', ['--version']).status !== 0) throw new Error('perf not found: sudo apt-get install -y --no-install-recommends linux-perf')
+  const data = path.join(dir, 'perf.data')
+  const running = await startTargets({ dir, sessions: SESSIONS, bffNodeArgs: ['--perf-basic-prof-only-functions'] })
+  const pid = running.bffProcess.pid
+  try {
+    await measure(running.targets.bff, { connections: 50, durationS: WARM_UP_S })
+    const perf = spawn('perf', ['record', '-e', 'cpu-clock', '-F', '2000', '-g', '-p', String(pid), '-o', data, '--', 'sleep', String(durationS)], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let perfErr = ''
+    perf.stderr.on('data', (d) => (perfErr += d))
+    const recorded = new Promise((resolve) => perf.on('exit', resolve))
+    console.log(line(await measure(running.targets.bff, { connections: 50, durationS })))
+    if ((await recorded) !== 0) throw new Error(`perf record failed: ${perfErr.slice(-500)}`)
+    const script = spawnSync('perf', ['script', '-i', data, '-F', 'ip,sym,dso'], { encoding: 'utf8', maxBuffer: 1 << 30 })
+    if (script.status !== 0) throw new Error(`perf script failed: ${script.stderr.slice(-500)}`)
+    console.log(`\n${describePerfSummary(summarisePerfScript(script.stdout))}`)
+  } finally {
+    await running.stop()
+    fs.rmSync(`/tmp/perf-${pid}.map`, { force: true })
+  }
 }
 
 async function benchmark(dir) {
@@ -136,6 +170,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portal-bench-'))
   try {
     if (args.has('--profile')) return await profile(dir)
+    if (args.has('--perf')) return await perfProfile(dir)
     if (args.has('--governance')) {
       for (const text of describeGovernance(await governanceCost(dir, { sessions: SESSIONS, durationS }))) console.log(text)
       return
