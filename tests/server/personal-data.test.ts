@@ -206,6 +206,15 @@ describe('revealing one value', () => {
   })
 })
 
+/**
+ * What a log line says beyond the logger's envelope: its time, process and request id are
+ * digits of their own (a time stamp of 1796678… holds "678" for a quarter of an hour).
+ */
+function said(line: Record<string, unknown>): string {
+  const { level: _level, time: _time, pid: _pid, hostname: _hostname, reqId: _reqId, ...rest } = line
+  return JSON.stringify(rest)
+}
+
 describe('writes', () => {
   it('a field still holding a masked value never overwrites the real one: the shown mask is put back from the record, any other is dropped', async () => {
     const email = `mascaras-${Date.now()}@portal.test`
@@ -222,13 +231,15 @@ describe('writes', () => {
     expect(await read()).toMatchObject({ Nombre: 'Marta Isabel', Telefono: before })
     const restored = bff.logs.lines.find((l) => l.event === 'masked_fields_restored')
     expect(restored).toMatchObject({ call: 'user.update', fields: ['Telefono'] })
-    expect(JSON.stringify(restored)).not.toContain('678')
+    expect(said(restored!)).not.toContain('678')
+    expect(JSON.stringify(restored)).not.toMatch(/612\s?345\s?678/)
 
     // A mask that is not the record's value: left out, the upstream keeps what it has.
     await save({ Nombre: 'Marta Isabel Gil', Telefono: '******999' })
     expect(await read()).toMatchObject({ Nombre: 'Marta Isabel Gil', Telefono: before })
     const dropped = bff.logs.lines.find((l) => l.event === 'masked_fields_dropped')
     expect(dropped).toMatchObject({ call: 'user.update', fields: ['Telefono'] })
-    expect(JSON.stringify(dropped)).not.toContain('678')
+    expect(said(dropped!)).not.toContain('678')
+    expect(JSON.stringify(dropped)).not.toMatch(/612\s?345\s?678/)
   })
 })
