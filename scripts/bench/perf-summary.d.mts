@@ -12,6 +12,5 @@ export interface PerfSummary {
   kernelSymbols: Share[]
 }
 
-export function ownerOfScript(url: string): string
 export function summarisePerfScript(text: string): PerfSummary
 export function describePerfSummary(summary: PerfSummary): string

@@ -1,4 +1,4 @@
-// Reads `perf script -F ip,sym` of a process run with --perf-basic-prof-only-functions and
+// Reads `perf script -F ip,sym,dso` of a process run with --perf-basic-prof-only-functions and
 // says where its CPU time went. V8's own profiler (--profile) samples the wall clock, so a
 // thread preempted inside a system call counts there as that call; perf's cpu-clock samples
 // only the time on a CPU, kernel included. Two readings: by where the CPU ran (the binary or
@@ -7,17 +7,10 @@
 // drops, and the map names an address after every function that ever lived there: a share of
 // a per cent or two can go to a package that did not run (seen: a zip library's big-integer).
 
+import { ownerOfScript } from './profile-summary.mjs'
+
 /** A JIT frame as --perf-basic-prof names it: `JS:*name file:line:column` (or `LazyCompile:`). */
 const JS_FRAME = /^(?:JS|LazyCompile|Function):[*~^]?\S*\s*(\S+):\d+:\d+$/
-
-/** `node_modules/<pkg>`, `node:` internals, or the project's own folder two levels deep. */
-export function ownerOfScript(url) {
-  const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
-  if (nm) return nm[1]
-  if (url.startsWith('node:')) return 'node (core)'
-  const own = /\/((?:server|schemas|scripts)\/[^/]+)/.exec(url)
-  return own ? own[1] : url
-}
 
 /** One sample's frames, leaf first: `{ sym, dso }` parsed from `<ip> <sym> (<dso>)` lines. */
 function framesOf(block) {

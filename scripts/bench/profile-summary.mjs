@@ -4,14 +4,18 @@
 // count (start-up, module loading and schema compilation left out).
 import fs from 'node:fs'
 
-/** `node_modules/<pkg>`, `node:` internals, or the project's own folder. */
-function owner(url) {
+/**
+ * Who a script belongs to: `node_modules/<pkg>`, `node:` internals, or the project's own
+ * folder two levels deep (`server/proxy`); no URL is V8's or native code. Shared with
+ * perf-summary.mjs, so both profiles group alike.
+ */
+export function ownerOfScript(url) {
   if (!url) return '(native / V8)'
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
   if (nm) return nm[1]
   if (url.startsWith('node:')) return 'node (core)'
-  const own = /\/(server|scripts)\/(.*)$/.exec(url)
-  return own ? `${own[1]}/${own[2].split('/')[0]}` : url
+  const own = /\/((?:server|schemas|scripts)\/[^/]+)/.exec(url)
+  return own ? own[1] : url
 }
 
 /** Samples per node id, within the window. */
@@ -73,7 +77,7 @@ export function profileSummary(file, { top = 25, lastSeconds = 0, stopSeconds = 
     const { functionName, url, lineNumber } = node.callFrame
     const name = `${functionName || '(anonymous)'} ${url ? `${url.replace(/^.*\/(node_modules|server)\//, '$1/')}:${lineNumber + 1}` : ''}`.trim()
     byFunction.set(name, (byFunction.get(name) ?? 0) + n)
-    const who = owner(url)
+    const who = ownerOfScript(url)
     byOwner.set(who, (byOwner.get(who) ?? 0) + n)
   }
   const rows = (map) =>

@@ -68,12 +68,12 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
   const { default: AxeBuilder } = await import('@axe-core/playwright')
   // A toast caught mid-animation is, for that moment, semi-transparent text: its colours are
   // checked once it is fully shown, not while it fades in or out.
-  // Legacy mode runs axe in the page itself. The default opens a second, blank page for every
-  // scan to merge the frames' results: the same results here (the portal's only frame, the
-  // studio's preview, is of its own origin, and legacy mode scans such frames), in half the time.
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .exclude('.p-toast-message-enter, .p-toast-message-enter-active, .p-toast-message-exit, .p-toast-message-exit-active')
+    // Legacy mode runs axe in the page itself. The default opens a second, blank page for every
+    // scan to merge the frames' results: the same results here (the portal's only frame, the
+    // studio's preview, is of its own origin, and legacy mode scans such frames), in half the time.
     .setLegacyMode(true)
     .analyze()
   return results.violations

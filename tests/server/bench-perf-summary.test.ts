@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { describePerfSummary, ownerOfScript, summarisePerfScript } from '../../scripts/bench/perf-summary.mjs'
+import { describePerfSummary, summarisePerfScript } from '../../scripts/bench/perf-summary.mjs'
+import { ownerOfScript } from '../../scripts/bench/profile-summary.mjs'
 
 /** Four samples as `perf script -F ip,sym,dso` prints them, leaf first, blank line between. */
 const SCRIPT = `
@@ -51,6 +52,7 @@ describe('npm run bench -- --perf: where the CPU time went', () => {
     expect(ownerOfScript('/srv/portal/node_modules/@fastify/cookie/plugin.js')).toBe('@fastify/cookie')
     expect(ownerOfScript('node:_http_server')).toBe('node (core)')
     expect(ownerOfScript('file:///srv/portal/schemas/catalogue/match.ts')).toBe('schemas/catalogue')
+    expect(ownerOfScript('')).toBe('(native / V8)')
   })
 
   it('reads nothing from an empty script', () => {
