@@ -91,9 +91,9 @@ function maskWhole(value: unknown, kind: PersonalKind): unknown {
   if (typeof value === 'number') return maskAs(kind, String(value))
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map((v) => maskWhole(v, kind))
-  const out: Record<string, unknown> = {}
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) out[name] = maskWhole(v, kind)
-  return out
+  // fromEntries defines own properties: a key named `__proto__` (JSON.parse makes it an own key)
+  // stays a key, where assigning it would set the copy's prototype and drop it from the answer.
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, v]) => [name, maskWhole(v, kind)]))
 }
 
 /**

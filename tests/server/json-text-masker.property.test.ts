@@ -174,6 +174,17 @@ describe('masking JSON text in one pass', () => {
     expect(masked).not.toContain('"Nif":"12345678Z"')
   })
 
+  it('keeps a key named __proto__ inside a value masked as a whole, as a key (JSON.parse makes it one)', () => {
+    // Found by the property above (seed -356087441): copying the object by assignment set the
+    // copy's prototype instead, and the reference dropped the key from the answer.
+    const text = '{"":{"a":3.7509815081190834e+35,"__proto__":[null,-6.615405176267838e-152,"LV]#XbU0sZ",true]},"b":"U"}'
+    const tree = treeOf([[[''], 'iban']])
+    const expected = { '': { a: '3.75 **** **** **** **** E+35', ['__proto__']: [null, '6.61 **** **** **** **** E152', 'LV]# **** U0SZ', true] }, b: 'U' }
+    expect(JSON.parse(maskText(text, tree)!)).toEqual(expected)
+    expect(reference(text, tree)).toEqual(expected)
+    expect(Object.getPrototypeOf((reference(text, tree) as Record<string, object>)[''])).toBe(Object.prototype)
+  })
+
   it('handles nesting deeper than a recursive walk would', () => {
     const depth = 100_000
     const deep = `${'{"a":['.repeat(depth)}"12345678Z"${']}'.repeat(depth)}`
