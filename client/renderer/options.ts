@@ -4,14 +4,13 @@ import { api } from '../api/client'
 import type { Language } from '../../schemas/i18n'
 import { getLanguage, localized, useI18n } from '../i18n/i18n'
 import { fill, getPath, lookup, resolveParams, type TemplateContext } from './template'
+import { compareText } from '../ui/text-order'
 
 export interface ResolvedOption {
   value: string | number | boolean
   label: string
   severity?: string
 }
-
-const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true })
 
 /** Items of an option source: optionally dropping those without a label, sorted in Spanish order; labels in `lang`. */
 export function toOptions(items: unknown, source: OptionSource, lang: Language = getLanguage()): ResolvedOption[] {
@@ -22,7 +21,7 @@ export function toOptions(items: unknown, source: OptionSource, lang: Language =
       value: getPath(item, source.valueField) as string | number,
       label: source.labelTemplate ? fill(localized(source.labelTemplate, lang), { row: item as Record<string, unknown> }) : String(getPath(item, source.labelField) ?? ''),
     }))
-  if (source.sortByLabel) out = [...out].sort((a, b) => collator.compare(a.label, b.label))
+  if (source.sortByLabel) out = [...out].sort((a, b) => compareText(a.label, b.label))
   return out
 }
 

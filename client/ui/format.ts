@@ -24,6 +24,23 @@ function nf(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
   return f
 }
 
+const dates = new Map<string, Intl.DateTimeFormat>()
+/** One Intl.DateTimeFormat per locale and options, as nf does for numbers. */
+function df(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const k = `${intlLocale()}:${key}`
+  let f = dates.get(k)
+  if (!f) {
+    f = new Intl.DateTimeFormat(intlLocale(), options)
+    dates.set(k, f)
+  }
+  return f
+}
+
+/** A month of a year, short: "ene 2026" ("Jan 2026" in English). */
+export function formatMonth(year: number, month: number): string {
+  return df('month', { month: 'short', year: 'numeric' }).format(new Date(year, month - 1, 1)).replace('.', '')
+}
+
 /** A number with at most `digits` decimals (and at least `minDigits`). */
 export function formatNumber(value: number, digits = 2, minDigits?: number): string {
   return nf(`number:${digits}:${minDigits ?? ''}`, { maximumFractionDigits: digits, minimumFractionDigits: minDigits }).format(value)

@@ -1,11 +1,10 @@
 import type { GridSort } from './DataGrid'
-
-const collator = new Intl.Collator('es', { numeric: true, sensitivity: 'base' })
+import { compareText } from '../text-order'
 
 /** How two cell values compare for sorting: numbers by value, anything else as Spanish text (accents and case aside, digits as numbers). */
 export function compareValues(x: unknown, y: unknown): number {
   if (typeof x === 'number' && typeof y === 'number') return x - y
-  return collator.compare(String(x ?? ''), String(y ?? ''))
+  return compareText(String(x ?? ''), String(y ?? ''))
 }
 
 /** `rows` sorted by `sort` (a stable sort: equal rows keep their order), with `sortValue` reading a row's value for a column. */

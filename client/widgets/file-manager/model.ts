@@ -6,6 +6,7 @@
  */
 import { messageIn } from '../../i18n/i18n'
 import { formatNumber } from '../../ui/format'
+import { compareText } from '../../ui/text-order'
 import { messages, type MessageKey as Key } from './messages'
 import type { FolderNode } from '../../../schemas/business/files'
 
@@ -96,8 +97,7 @@ export function toTreeNodes(roots: readonly FolderNode[], rootName = rootLabel()
   return [{ key: String(ROOT_ID), label: rootName, data: { id: ROOT_ID, count: 0 }, icon: 'pi pi-home', children: [...roots].sort(byName).map(map), leaf: roots.length === 0 }]
 }
 
-const collator = new Intl.Collator('es', { sensitivity: 'base', numeric: true })
-export const byName = (a: { Nombre: string }, b: { Nombre: string }) => collator.compare(a.Nombre, b.Nombre)
+export const byName = (a: { Nombre: string }, b: { Nombre: string }) => compareText(a.Nombre, b.Nombre)
 
 /** The folder ids from the root down to `id` (inclusive), to open the tree there; [] if unknown. */
 export function pathTo(roots: readonly FolderNode[], id: number): number[] {

@@ -4,7 +4,7 @@ import { useTheme } from '../../../ui/theme'
 import { useMessages } from '../../../i18n/i18n'
 import { messages } from '../messages'
 import { baseOptions, seriesColors } from '../../shared/chart-theme'
-import { formatNumber, intlLocale } from '../../../ui/format'
+import { formatMonth, formatNumber } from '../../../ui/format'
 import { ChartFrame } from '../../shared/ChartFrame'
 import { PanelState } from './PanelState'
 import type { MonthCount } from '../../../../schemas/business/contracts'
@@ -14,7 +14,7 @@ import { perMonthQuery } from '../queries'
 export function monthLabel(mes: string): string {
   const [y, m] = mes.split('-').map(Number)
   if (!y || !m) return mes
-  return new Intl.DateTimeFormat(intlLocale(), { month: 'short', year: 'numeric' }).format(new Date(y, m - 1, 1)).replace('.', '')
+  return formatMonth(y, m)
 }
 
 export function ContractsPerMonthPanel() {
