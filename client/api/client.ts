@@ -54,6 +54,12 @@ export interface RequestOptions {
    * away from what they are typing; their next real action meets the ended session.
    */
   quietUnauthenticated?: boolean
+  /**
+   * A read the page preloads (index.html): sent with no headers of the client's own, as the
+   * page's `<link rel="preload">` sends it. WebKit takes a preloaded answer only for a request
+   * with the same headers (Chromium ignores them); a read needs no CSRF header anyway.
+   */
+  preloaded?: boolean
 }
 
 type UnauthenticatedHandler = (path: string) => void
@@ -88,7 +94,7 @@ async function refusedReadOnly(method: string, path: string): Promise<boolean> {
 export async function send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
   const url = `${path.startsWith('/') ? path : `/${path}`}${buildQuery(opts.params)}`
   if (readOnly && (await refusedReadOnly(method, path))) throw new ApiError(409, readOnly.message, path, method)
-  const headers: Record<string, string> = { 'X-CSRF': '1', Accept: 'application/json', ...opts.headers }
+  const headers: Record<string, string> = opts.preloaded && method === 'GET' ? {} : { 'X-CSRF': '1', Accept: 'application/json', ...opts.headers }
   let body: BodyInit | undefined
   if (opts.body instanceof FormData || opts.body instanceof Blob) body = opts.body
   else if (opts.body !== undefined) {

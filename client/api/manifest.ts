@@ -6,7 +6,8 @@ import { api } from './client'
 export const MANIFEST_KEY = ['manifest'] as const
 
 export function fetchManifest(): Promise<Manifest> {
-  return api.get<Manifest>('/bff/manifest')
+  // The page asks for it while the app's code downloads (index.html): this takes that answer.
+  return api.get<Manifest>('/bff/manifest', { preloaded: true })
 }
 
 /** The manifest: brand, whether signed in, the user, menu and routes for this host and session. */
