@@ -617,9 +617,10 @@ function queryOf(checked: CheckedCall): Record<string, string> {
 /** The record with the body laid over it: what it would be after the change. */
 function overlay(record: unknown, body: unknown): unknown {
   if (record === null || typeof record !== 'object' || Array.isArray(record) || body === null || typeof body !== 'object' || Array.isArray(body)) return body
-  const out: Record<string, unknown> = { ...(record as Record<string, unknown>) }
-  for (const [k, v] of Object.entries(body as Record<string, unknown>)) out[k] = overlay(out[k], v)
-  return out
+  const before = record as Record<string, unknown>
+  // Own keys throughout (spread and fromEntries define them): a body key named `__proto__`
+  // stays a field of the change rather than setting the copy's prototype.
+  return { ...before, ...Object.fromEntries(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, overlay(Object.hasOwn(before, k) ? before[k] : undefined, v)])) }
 }
 
 /**
@@ -630,9 +631,9 @@ function overlay(record: unknown, body: unknown): unknown {
 function diffOf(checked: CheckedCall, body: unknown, record: unknown, read: Endpoint | undefined): AuditChange[] {
   const edit = checked.call.method === 'PUT' || checked.call.method === 'PATCH'
   if (edit && record !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) return recordChanges(record, overlay(record, body), read?.personal)
-  const sent: Record<string, unknown> = { ...queryOf(checked) }
+  let sent: Record<string, unknown> = { ...queryOf(checked) }
   if (body !== undefined) {
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) Object.assign(sent, body)
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) sent = { ...sent, ...(body as Record<string, unknown>) }
     else sent.Cuerpo = Array.isArray(body) ? body.join(', ') : body
   }
   return recordChanges({}, sent)

@@ -32,12 +32,14 @@ function masked(value: unknown, depth: number, path: string, marked: ReadonlyMap
     const items = value.slice(0, MAX_ITEMS).map((v) => masked(v, depth + 1, path, marked, kind))
     return value.length > MAX_ITEMS ? [...items, `… (+${value.length - MAX_ITEMS})`] : items
   }
-  const out: Record<string, unknown> = {}
   const entries = Object.entries(value as Record<string, unknown>)
-  for (const [name, v] of entries.slice(0, MAX_KEYS)) {
-    const at = path === '' ? name : `${path}.${name}`
-    out[name] = isSecretName(name) ? SECRET_PLACEHOLDER : masked(v, depth + 1, at, marked, marked.get(at) ?? kindOfName(name))
-  }
+  // Built with fromEntries (own keys): a field named `__proto__` is summarised like any other.
+  const out = Object.fromEntries(
+    entries.slice(0, MAX_KEYS).map(([name, v]) => {
+      const at = path === '' ? name : `${path}.${name}`
+      return [name, isSecretName(name) ? SECRET_PLACEHOLDER : masked(v, depth + 1, at, marked, marked.get(at) ?? kindOfName(name))]
+    }),
+  )
   if (entries.length > MAX_KEYS) out['…'] = `+${entries.length - MAX_KEYS}`
   return out
 }

@@ -320,7 +320,8 @@ export function checkJsonBody(call: Endpoint, body: unknown): string | null {
     if (problem) return `El campo «${name}»${labelOf(field)} ${problem}.`
   }
   if (!spec.open) {
-    for (const name of Object.keys(record)) if (!(name in spec.fields)) return `El campo «${name.slice(0, 80)}» no se admite en esta llamada.`
+    // Own keys only: `in` would also admit what every object inherits (`toString`, `__proto__`).
+    for (const name of Object.keys(record)) if (!Object.hasOwn(spec.fields, name)) return `El campo «${name.slice(0, 80)}» no se admite en esta llamada.`
   }
   return null
 }
