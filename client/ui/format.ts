@@ -12,29 +12,19 @@ import { messages } from './messages'
 /** The Intl locale of a language (the interface's by default). */
 export const intlLocale = (lang: Language = getLanguage()): string => (lang === 'en' ? 'en-US' : 'es-ES')
 
-const cache = new Map<string, Intl.NumberFormat>()
-/** One Intl.NumberFormat per locale and options: building them is the costly part of formatting. */
-function nf(key: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+/** One Intl formatter per locale and key (its options): building them is the costly part of formatting. */
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: (locale: string) => F): F {
   const k = `${intlLocale()}:${key}`
-  let f = cache.get(k)
+  let f = cache.get(k) as F | undefined
   if (!f) {
-    f = new Intl.NumberFormat(intlLocale(), options)
+    f = build(intlLocale())
     cache.set(k, f)
   }
   return f
 }
-
-const dates = new Map<string, Intl.DateTimeFormat>()
-/** One Intl.DateTimeFormat per locale and options, as nf does for numbers. */
-function df(key: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const k = `${intlLocale()}:${key}`
-  let f = dates.get(k)
-  if (!f) {
-    f = new Intl.DateTimeFormat(intlLocale(), options)
-    dates.set(k, f)
-  }
-  return f
-}
+const nf = (key: string, options: Intl.NumberFormatOptions) => cached(`n:${key}`, (locale) => new Intl.NumberFormat(locale, options))
+const df = (key: string, options: Intl.DateTimeFormatOptions) => cached(`d:${key}`, (locale) => new Intl.DateTimeFormat(locale, options))
 
 /** A month of a year, short: "ene 2026" ("Jan 2026" in English). */
 export function formatMonth(year: number, month: number): string {

@@ -620,7 +620,8 @@ function overlay(record: unknown, body: unknown): unknown {
   const before = record as Record<string, unknown>
   // Own keys throughout (spread and fromEntries define them): a body key named `__proto__`
   // stays a field of the change rather than setting the copy's prototype.
-  return { ...before, ...Object.fromEntries(Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, overlay(Object.hasOwn(before, k) ? before[k] : undefined, v)])) }
+  const changed = Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, overlay(Object.hasOwn(before, k) ? before[k] : undefined, v)])
+  return { ...before, ...Object.fromEntries(changed) }
 }
 
 /**
@@ -631,12 +632,10 @@ function overlay(record: unknown, body: unknown): unknown {
 function diffOf(checked: CheckedCall, body: unknown, record: unknown, read: Endpoint | undefined): AuditChange[] {
   const edit = checked.call.method === 'PUT' || checked.call.method === 'PATCH'
   if (edit && record !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) return recordChanges(record, overlay(record, body), read?.personal)
-  let sent: Record<string, unknown> = { ...queryOf(checked) }
-  if (body !== undefined) {
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) sent = { ...sent, ...(body as Record<string, unknown>) }
-    else sent.Cuerpo = Array.isArray(body) ? body.join(', ') : body
-  }
-  return recordChanges({}, sent)
+  const query = queryOf(checked)
+  if (body === undefined) return recordChanges({}, query)
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return recordChanges({}, { ...query, ...(body as Record<string, unknown>) })
+  return recordChanges({}, { ...query, Cuerpo: Array.isArray(body) ? body.join(', ') : body })
 }
 
 function alreadyDecided(a: StoredApproval | null): HttpError {
